@@ -1,0 +1,94 @@
+package dev.horae.spi.session;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The JSON form of a {@link SessionEvent}, shared by every store and by offline tools:
+ * {@code {"seq","type","time","data","surfaceOp"?,"sourceEventSeqs"?}} where {@code surfaceOp} is
+ * {@code {"op":"append"}} or {@code {"op":"replace","start":s,"end":e}}.
+ */
+public final class EventCodec {
+
+  private EventCodec() {}
+
+  /**
+   * Encodes an event.
+   *
+   * @param event the event
+   * @return a new JSON object
+   */
+  public static ObjectNode toJson(SessionEvent event) {
+    ObjectNode o = Json.mapper().createObjectNode();
+    o.put("seq", event.seq());
+    o.put("type", event.type());
+    o.put("time", event.time());
+    o.set("data", event.data());
+    event.surfaceOp().ifPresent(op -> {
+      ObjectNode s = o.putObject("surfaceOp");
+      if (op instanceof SurfaceOp.Replace r) {
+        s.put("op", "replace");
+        s.put("start", r.start());
+        s.put("end", r.end());
+      } else {
+        s.put("op", "append");
+      }
+    });
+    if (!event.sourceEventSeqs().isEmpty()) {
+      ArrayNode a = o.putArray("sourceEventSeqs");
+      event.sourceEventSeqs().forEach(a::add);
+    }
+    return o;
+  }
+
+  /**
+   * Decodes an event written by {@link #toJson}.
+   *
+   * @param json the event object
+   * @return the event, with {@code data} deep-copied
+   * @throws IllegalArgumentException when the shape is wrong
+   */
+  public static SessionEvent fromJson(JsonNode json) {
+    if (!json.isObject()) {
+      throw new IllegalArgumentException("event must be a JSON object");
+    }
+    JsonNode seq = json.get("seq");
+    JsonNode type = json.get("type");
+    JsonNode time = json.get("time");
+    JsonNode data = json.get("data");
+    if (seq == null || !seq.canConvertToLong() || !seq.isIntegralNumber()) {
+      throw new IllegalArgumentException("event member \"seq\" must be an integer");
+    }
+    if (type == null || !type.isTextual()) {
+      throw new IllegalArgumentException("event member \"type\" must be a string");
+    }
+    if (time == null || !time.isIntegralNumber() || !time.canConvertToLong()) {
+      throw new IllegalArgumentException("event member \"time\" must be an integer");
+    }
+    if (data == null) {
+      throw new IllegalArgumentException("event member \"data\" is missing");
+    }
+    Optional<SurfaceOp> surface = Optional.empty();
+    JsonNode s = json.get("surfaceOp");
+    if (s != null && !s.isNull()) {
+      String op = s.path("op").asText("");
+      if (op.equals("append")) {
+        surface = Optional.of(SurfaceOp.APPEND);
+      } else if (op.equals("replace")) {
+        surface = Optional.of(new SurfaceOp.Replace(s.path("start").asLong(), s.path("end").asLong()));
+      } else {
+        throw new IllegalArgumentException("event member \"surfaceOp\" has unknown op \"" + op + "\"");
+      }
+    }
+    List<Long> sources = new ArrayList<>();
+    JsonNode src = json.get("sourceEventSeqs");
+    if (src != null && src.isArray()) {
+      src.forEach(n -> sources.add(n.asLong()));
+    }
+    return new SessionEvent(seq.longValue(), type.asText(), time.longValue(), data.deepCopy(), surface, sources);
+  }
+}

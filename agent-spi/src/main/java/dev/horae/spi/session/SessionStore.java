@@ -1,0 +1,28 @@
+package dev.horae.spi.session;
+
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * A durable session store: the durability listener a persistence service registers, plus the read
+ * side a sessions service resumes from. Implemented by the in-memory store of the testkit and by
+ * the file and JDBC stores of {@code session-store}.
+ */
+public interface SessionStore extends DurabilityListener {
+
+  /**
+   * Loads a persisted session.
+   *
+   * @param id session id
+   * @return the session as last made durable, or empty when the store has none
+   * @throws RuntimeException when the stored data is corrupt (never silently truncated)
+   */
+  Optional<StoredSession> load(String id);
+
+  /**
+   * Ids of every persisted session.
+   *
+   * @return the ids
+   */
+  Set<String> ids();
+}
