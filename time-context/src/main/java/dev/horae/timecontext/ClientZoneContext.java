@@ -1,0 +1,103 @@
+package dev.horae.timecontext;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.horae.spi.session.Json;
+import dev.horae.timecontext.internal.EcmaJson;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * The client zones of a turn (spec §9): none, exactly one, or several that disagree.
+ */
+public sealed interface ClientZoneContext
+    permits ClientZoneContext.Missing, ClientZoneContext.Resolved, ClientZoneContext.Mixed {
+
+  /** The shared value for a turn whose prompts carry no client zone. */
+  Missing MISSING = new Missing();
+
+  /**
+   * The conformance JSON: {@code {"kind":"missing"}}, {@code {"kind":"resolved","zone":z}} or
+   * {@code {"kind":"mixed","zones":[…]}}.
+   *
+   * @return a new JSON object
+   */
+  ObjectNode toJson();
+
+  /**
+   * The client-zone line of the three-line reading (spec §7.2).
+   *
+   * @return the line, without a line terminator
+   */
+  String line();
+
+  /** No prompt of the turn carries a client zone. */
+  record Missing() implements ClientZoneContext {
+    @Override
+    public ObjectNode toJson() {
+      return Json.mapper().createObjectNode().put("kind", "missing");
+    }
+
+    @Override
+    public String line() {
+      return "Browser time zone for this request: unavailable. "
+          + "Ask the user to clarify otherwise-unqualified dates and times.";
+    }
+  }
+
+  /**
+   * Every client zone of the turn is the same canonical zone.
+   *
+   * @param zone the canonical zone
+   */
+  record Resolved(String zone) implements ClientZoneContext {
+    /** Checks the zone is present. */
+    public Resolved {
+      Objects.requireNonNull(zone, "zone");
+    }
+
+    @Override
+    public ObjectNode toJson() {
+      return Json.mapper().createObjectNode().put("kind", "resolved").put("zone", zone);
+    }
+
+    @Override
+    public String line() {
+      return "Browser time zone for this request: " + zone
+          + ". Interpret otherwise-unqualified dates and times in this zone.";
+    }
+  }
+
+  /**
+   * The turn's prompts carry at least two different zones.
+   *
+   * @param zones the distinct canonical zones, sorted by UTF-16 code units
+   */
+  record Mixed(List<String> zones) implements ClientZoneContext {
+    /**
+     * Freezes the list.
+     *
+     * @throws IllegalArgumentException when fewer than two zones are given
+     */
+    public Mixed {
+      zones = List.copyOf(zones);
+      if (zones.size() < 2) {
+        throw new IllegalArgumentException("a mixed context needs at least two zones, got " + zones);
+      }
+    }
+
+    @Override
+    public ObjectNode toJson() {
+      ObjectNode o = Json.mapper().createObjectNode().put("kind", "mixed");
+      ArrayNode a = o.putArray("zones");
+      zones.forEach(a::add);
+      return o;
+    }
+
+    @Override
+    public String line() {
+      return "Browser time zone for this request: mixed " + EcmaJson.stringArray(zones)
+          + ". Ask the user to clarify otherwise-unqualified dates and times.";
+    }
+  }
+}

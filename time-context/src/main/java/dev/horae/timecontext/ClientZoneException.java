@@ -1,0 +1,19 @@
+package dev.horae.timecontext;
+
+/**
+ * The client-zone derivation met a recorded zone it cannot accept (spec §9 step 2). The message is
+ * the exact spec text, e.g. {@code browser time zone must be canonical: "Etc/UTC"}.
+ */
+public final class ClientZoneException extends RuntimeException {
+
+  private static final long serialVersionUID = 1L;
+
+  /**
+   * Creates the failure.
+   *
+   * @param message the exact spec message
+   */
+  public ClientZoneException(String message) {
+    super(message);
+  }
+}
