@@ -1,5 +1,15 @@
 /**
- * Placeholder overview; replaced when the module is filled.
+ * Durable session stores, the {@link dev.horae.spi.session.SessionStore} implementations a host
+ * registers as its durability listener and resumes sessions from.
+ *
+ * <p>{@link dev.horae.store.FileSessionStore} is the embedded default: one folder per session with
+ * its header and an append-only file of CRC32C-framed JSON lines, one line per flush, fsynced
+ * before the flush is acknowledged, concurrent flushes grouped into one fsync, a torn last line
+ * repaired on open, corruption anywhere else refused ({@link
+ * dev.horae.store.CommitLogCorruptException}) and an exclusive lock per session ({@link
+ * dev.horae.store.CommitLogLockedException}). The gate runtime's commits are atomic multi-event
+ * appends to the same logs ({@code spec/gate.md} §12.0), so this store is also its durable commit
+ * store.
  */
 @NullMarked
 package dev.horae.store;

@@ -1,0 +1,193 @@
+package dev.horae.store;
+
+import dev.horae.spi.session.SessionEvent;
+import dev.horae.spi.session.SessionHeader;
+import dev.horae.spi.session.SessionStore;
+import dev.horae.spi.session.StoredSession;
+import dev.horae.store.internal.FolderNames;
+import dev.horae.store.internal.Forcer;
+import dev.horae.store.internal.SessionFolder;
+import java.io.IOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The embedded default session store: one folder per session under a root directory, holding
+ * {@code header.json}, an append-only {@code events.log} of CRC32C-framed JSON lines and a {@code
+ * gate.lock}.
+ *
+ * <p>Each {@link #persist} writes everything beyond what is already stored as one line
+ * {@code <crc32c> <json array of events>} and returns once an fsync covers it; concurrent persists
+ * of one session share one fsync. An atomic multi-event append is therefore never split, and a
+ * crash loses at most whole unacknowledged flushes: their torn line is dropped with a warning when
+ * the session is next opened, while a bad line anywhere else makes the open fail with {@link
+ * CommitLogCorruptException}.
+ *
+ * <p>A session is opened by the first {@link #load} or {@link #persist} that touches it and stays
+ * open, holding an exclusive OS lock, until {@link #close}: a second process (or a second store in
+ * this JVM) touching it fails with {@link CommitLogLockedException}. A fork is stored like any
+ * session: its log includes the seed events and its header carries {@code parentSession} and
+ * {@code seedLength}.
+ *
+ * <p>The store writes only what it is given; it reads no clock. It is thread-safe.
+ */
+public final class FileSessionStore implements SessionStore, AutoCloseable {
+
+  private final Path root;
+  private final Forcer forcer;
+  private final Map<String, SessionFolder> open = new ConcurrentHashMap<>();
+  private final Object opening = new Object();
+  private volatile boolean closed;
+
+  private FileSessionStore(Path root, Forcer forcer) {
+    this.root = root;
+    this.forcer = forcer;
+  }
+
+  /**
+   * Opens (creating if needed) a store that forces every persist to the device.
+   *
+   * @param root the directory holding one folder per session
+   * @return the store
+   * @throws SessionStoreException when the directory cannot be created
+   */
+  public static FileSessionStore open(Path root) {
+    return open(root, SyncMode.ALWAYS);
+  }
+
+  /**
+   * Opens (creating if needed) a store.
+   *
+   * @param root the directory holding one folder per session
+   * @param sync whether persists force written lines to the device
+   * @return the store
+   * @throws SessionStoreException when the directory cannot be created
+   */
+  public static FileSessionStore open(Path root, SyncMode sync) {
+    return open(root, sync == SyncMode.ALWAYS ? Forcer.DATA : Forcer.NONE);
+  }
+
+  /** Test seam: every fsync goes through {@code forcer}. */
+  static FileSessionStore open(Path root, Forcer forcer) {
+    try {
+      Files.createDirectories(root);
+    } catch (IOException e) {
+      throw new SessionStoreException("cannot create store root " + root + ": " + e.getMessage(), e);
+    }
+    return new FileSessionStore(root.toAbsolutePath().normalize(), forcer);
+  }
+
+  /**
+   * The store's root directory.
+   *
+   * @return the absolute root
+   */
+  public Path root() {
+    return root;
+  }
+
+  /**
+   * Makes the session's log durable (host contract §4.2). The stage is already complete when this
+   * returns: normally once an fsync covers every event of {@code log}, exceptionally with {@link
+   * IllegalArgumentException} when the log is not contiguous from seq 0, is shorter than or differs
+   * from what is stored, or comes with a different header, and with {@link SessionStoreException}
+   * when the session is locked elsewhere, corrupt, or an I/O operation fails.
+   *
+   * @param header the session's header; stored with the first persist, must not change afterwards
+   * @param log the whole raw log, an atomic snapshot
+   * @return a completed stage
+   */
+  @Override
+  public CompletionStage<Void> persist(SessionHeader header, List<SessionEvent> log) {
+    try {
+      folder(header.id(), true).orElseThrow().persist(header, log);
+      return CompletableFuture.completedFuture(null);
+    } catch (RuntimeException e) {
+      return CompletableFuture.failedFuture(e);
+    }
+  }
+
+  /**
+   * Loads a session as last made durable, opening (and locking) it.
+   *
+   * @param id session id
+   * @return header and events, or empty when the store has no such session
+   * @throws CommitLogCorruptException when its event file is corrupt before the last line
+   * @throws CommitLogLockedException when another process holds it
+   * @throws SessionStoreException when it cannot be read, or the store is closed
+   */
+  @Override
+  public Optional<StoredSession> load(String id) {
+    return folder(id, false).flatMap(SessionFolder::load);
+  }
+
+  /**
+   * Ids of every session whose creation was committed (whose folder holds a header). Lists folder
+   * names only; opens and locks nothing.
+   *
+   * @return the ids
+   * @throws SessionStoreException when the root cannot be listed
+   */
+  @Override
+  public Set<String> ids() {
+    Set<String> ids = new TreeSet<>();
+    try (DirectoryStream<Path> dirs = Files.newDirectoryStream(root, Files::isDirectory)) {
+      for (Path dir : dirs) {
+        Optional<String> id = FolderNames.decode(dir.getFileName().toString());
+        if (id.isPresent() && Files.isRegularFile(dir.resolve("header.json"))) {
+          ids.add(id.get());
+        }
+      }
+    } catch (IOException e) {
+      throw new SessionStoreException("cannot list store root " + root + ": " + e.getMessage(), e);
+    }
+    return Set.copyOf(ids);
+  }
+
+  private Optional<SessionFolder> folder(String id, boolean create) {
+    if (closed) {
+      throw new SessionStoreException("file session store " + root + " is closed");
+    }
+    SessionFolder folder = open.get(id);
+    if (folder != null) {
+      return Optional.of(folder);
+    }
+    synchronized (opening) {
+      if (closed) {
+        throw new SessionStoreException("file session store " + root + " is closed");
+      }
+      folder = open.get(id);
+      if (folder == null) {
+        if (!create && !Files.isDirectory(root.resolve(FolderNames.encode(id)))) {
+          return Optional.empty();
+        }
+        folder = SessionFolder.open(root, id, forcer);
+        open.put(id, folder);
+      }
+      return Optional.of(folder);
+    }
+  }
+
+  /**
+   * Closes every open session and releases its lock. Later calls fail; persists in flight fail.
+   */
+  @Override
+  public void close() {
+    synchronized (opening) {
+      closed = true;
+      for (SessionFolder folder : open.values()) {
+        folder.close();
+      }
+      open.clear();
+    }
+  }
+}

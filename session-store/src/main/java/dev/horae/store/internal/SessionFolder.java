@@ -1,0 +1,378 @@
+package dev.horae.store.internal;
+
+import dev.horae.spi.session.SessionEvent;
+import dev.horae.spi.session.SessionHeader;
+import dev.horae.spi.session.StoredSession;
+import dev.horae.store.CommitLogCorruptException;
+import dev.horae.store.CommitLogLockedException;
+import dev.horae.store.SessionStoreException;
+import dev.horae.store.internal.frame.LineFrame;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One open session folder: {@code header.json}, the append-only {@code events.log} and the held
+ * {@code gate.lock}.
+ *
+ * <p>A persist writes everything beyond what is already written as one framed line, then waits
+ * until an fsync started after its write has completed. Only one fsync runs at a time; persists
+ * that write while it runs are all covered by the next one, so concurrent persists of one session
+ * share a single fsync (group commit). A failed write is cut off again; a failed fsync leaves the
+ * page cache in an unknown state, so the folder refuses every later persist until it is reopened.
+ */
+public final class SessionFolder implements AutoCloseable {
+
+  /** The event file's name inside a session folder. */
+  public static final String EVENTS_FILE = "events.log";
+
+  private static final Logger LOG = LoggerFactory.getLogger(SessionFolder.class);
+
+  private final String id;
+  private final Path dir;
+  private final Path eventsFile;
+  private final Forcer forcer;
+  private final FolderLock lock;
+  private final FileChannel channel;
+
+  private final ReentrantLock mutex = new ReentrantLock();
+  private final Condition forced = mutex.newCondition();
+
+  // all guarded by mutex
+  private Optional<SessionHeader> header;
+  private long written;
+  private long durable;
+  private long end;
+  private @Nullable SessionEvent lastWritten;
+  private @Nullable List<SessionEvent> openedEvents;
+  private boolean forcing;
+  private @Nullable Exception failure;
+  private boolean closed;
+
+  private SessionFolder(
+      String id, Path dir, Forcer forcer, FolderLock lock, FileChannel channel, Optional<SessionHeader> header,
+      List<SessionEvent> events, long end) {
+    this.id = id;
+    this.dir = dir;
+    this.eventsFile = dir.resolve(EVENTS_FILE);
+    this.forcer = forcer;
+    this.lock = lock;
+    this.channel = channel;
+    this.header = header;
+    this.written = events.size();
+    this.durable = events.size();
+    this.end = end;
+    this.lastWritten = events.isEmpty() ? null : events.get(events.size() - 1);
+    this.openedEvents = events;
+  }
+
+  /**
+   * Opens a session folder, creating it when asked: takes its lock, reads its header, replays its
+   * event file and cuts off a torn last line (with a warning) before anything else is written.
+   *
+   * @param root the store root
+   * @param id the session id
+   * @param forcer the fsync seam
+   * @return the open folder
+   * @throws CommitLogLockedException when another process holds the session
+   * @throws CommitLogCorruptException when the event file is corrupt before its last line
+   * @throws SessionStoreException when files cannot be read, written or locked
+   */
+  public static SessionFolder open(Path root, String id, Forcer forcer) {
+    Path dir = root.resolve(FolderNames.encode(id));
+    try {
+      if (!Files.isDirectory(dir)) {
+        Files.createDirectories(dir);
+        Directories.force(root, forcer);
+      }
+    } catch (IOException e) {
+      throw new SessionStoreException("cannot create session folder " + dir + ": " + e.getMessage(), e);
+    }
+    FolderLock lock = FolderLock.acquire(dir);
+    FileChannel channel = null;
+    try {
+      Optional<SessionHeader> header = HeaderFile.read(dir);
+      Path eventsFile = dir.resolve(EVENTS_FILE);
+      channel = FileChannel.open(eventsFile, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
+      SessionFolder folder;
+      if (header.isEmpty()) {
+        discardUncommittedCreation(id, eventsFile, channel, forcer);
+        Directories.force(dir, forcer);
+        folder = new SessionFolder(id, dir, forcer, lock, channel, header, List.of(), 0);
+      } else {
+        checkHeader(id, dir, header.get());
+        LogScanner.Scan scan = LogScanner.scan(eventsFile);
+        if (scan.torn().isPresent()) {
+          LogScanner.Torn torn = scan.torn().get();
+          LOG.warn(
+              "Dropping the torn last line {} of {} ({} bytes: {}); it held a flush that was never acknowledged",
+              torn.line(), eventsFile, torn.bytes(), torn.why());
+          channel.truncate(scan.goodBytes());
+          forcer.force(channel);
+        }
+        if (header.get().seedLength() > scan.events().size()) {
+          throw new SessionStoreException(
+              "session " + id + " has seedLength " + header.get().seedLength() + " but its log " + eventsFile
+                  + " holds only " + scan.events().size() + " events");
+        }
+        folder = new SessionFolder(id, dir, forcer, lock, channel, header, scan.events(), scan.goodBytes());
+      }
+      return folder;
+    } catch (IOException e) {
+      closeAfterFailedOpen(lock, channel);
+      throw new SessionStoreException("cannot open session folder " + dir + ": " + e.getMessage(), e);
+    } catch (RuntimeException e) {
+      closeAfterFailedOpen(lock, channel);
+      throw e;
+    }
+  }
+
+  private static void discardUncommittedCreation(String id, Path eventsFile, FileChannel channel, Forcer forcer)
+      throws IOException {
+    long size = channel.size();
+    if (size > 0) {
+      LOG.warn(
+          "Discarding {} bytes of {}: session {} has no header, so its first flush was never acknowledged",
+          size, eventsFile, id);
+      channel.truncate(0);
+      forcer.force(channel);
+    }
+  }
+
+  private static void checkHeader(String id, Path dir, SessionHeader header) {
+    if (!header.id().equals(id)) {
+      throw new SessionStoreException(
+          "session header " + dir.resolve(HeaderFile.FILE_NAME) + " names session " + header.id() + ", not " + id);
+    }
+  }
+
+  private static void closeAfterFailedOpen(FolderLock lock, @Nullable FileChannel channel) {
+    try {
+      if (channel != null) {
+        channel.close();
+      }
+    } catch (IOException e) {
+      // nothing acknowledged depends on this channel yet
+    } finally {
+      lock.close();
+    }
+  }
+
+  /**
+   * The session as last made durable.
+   *
+   * @return header and events, or empty when the session's creation was never committed
+   * @throws CommitLogCorruptException when the event file became corrupt since it was opened
+   * @throws SessionStoreException when the file cannot be read or the folder is closed
+   */
+  public Optional<StoredSession> load() {
+    mutex.lock();
+    try {
+      ensureOpen();
+      if (header.isEmpty()) {
+        return Optional.empty();
+      }
+      List<SessionEvent> events = openedEvents;
+      if (events == null) {
+        try {
+          events = LogScanner.scan(eventsFile).events();
+        } catch (IOException e) {
+          throw new SessionStoreException("cannot read " + eventsFile + ": " + e.getMessage(), e);
+        }
+      }
+      // lines written but not yet forced belong to persists that have not completed
+      return Optional.of(new StoredSession(header.get(), events.subList(0, (int) Math.min(durable, events.size()))));
+    } finally {
+      mutex.unlock();
+    }
+  }
+
+  /**
+   * Makes the log durable: writes the part beyond what is stored as one line and waits for an fsync
+   * that covers it.
+   *
+   * @param newHeader the session's header; must equal the stored one once stored
+   * @param log the whole raw log, contiguous from seq 0
+   * @throws IllegalArgumentException when the log or header do not continue what is stored
+   * @throws SessionStoreException when writing or forcing fails, or the folder is closed
+   */
+  public void persist(SessionHeader newHeader, List<SessionEvent> log) {
+    checkContiguous(log);
+    mutex.lock();
+    try {
+      ensureOpen();
+      if (header.isEmpty()) {
+        create(newHeader, log);
+        return;
+      }
+      checkContinues(newHeader, log);
+      if (log.size() > written) {
+        writeLine(log.subList((int) written, log.size()));
+      }
+      awaitDurable(log.size());
+    } finally {
+      mutex.unlock();
+    }
+  }
+
+  /** The first persist: events durable first, then the header, whose rename commits the creation. */
+  private void create(SessionHeader newHeader, List<SessionEvent> log) {
+    if (!newHeader.id().equals(id)) {
+      throw new IllegalArgumentException("header names session " + newHeader.id() + ", not " + id);
+    }
+    if (newHeader.seedLength() > log.size()) {
+      throw new IllegalArgumentException(
+          "log of session " + id + " holds " + log.size() + " events, fewer than its seedLength "
+              + newHeader.seedLength() + " (a fork's log must include its seed)");
+    }
+    if (!log.isEmpty()) {
+      writeLine(log);
+    }
+    try {
+      forcer.force(channel);
+      HeaderFile.write(dir, newHeader, forcer);
+    } catch (IOException e) {
+      rollBack(0, 0, Optional.empty(), e);
+      throw new SessionStoreException("cannot create session " + id + " in " + dir + ": " + e.getMessage(), e);
+    }
+    header = Optional.of(newHeader);
+    durable = written;
+  }
+
+  private void checkContinues(SessionHeader newHeader, List<SessionEvent> log) {
+    SessionHeader stored = header.orElseThrow();
+    if (!stored.toJson().equals(newHeader.toJson())) {
+      throw new IllegalArgumentException(
+          "header of session " + id + " differs from the stored one: " + newHeader.toJson() + " vs " + stored.toJson());
+    }
+    if (log.size() < written) {
+      throw new IllegalArgumentException(
+          "log of session " + id + " holds " + log.size() + " events, fewer than the " + written + " already stored");
+    }
+    SessionEvent last = lastWritten;
+    if (last != null) {
+      SessionEvent mine = log.get((int) written - 1);
+      if (!mine.type().equals(last.type()) || mine.time() != last.time()) {
+        throw new IllegalArgumentException(
+            "log of session " + id + " does not continue the stored log: seq " + last.seq() + " is stored as "
+                + last.type() + "@" + last.time() + " but given as " + mine.type() + "@" + mine.time());
+      }
+    }
+  }
+
+  private static void checkContiguous(List<SessionEvent> log) {
+    for (int i = 0; i < log.size(); i++) {
+      long seq = log.get(i).seq();
+      if (seq != i) {
+        throw new IllegalArgumentException(
+            "log is not contiguous from seq 0: position " + i + " holds seq " + seq);
+      }
+    }
+  }
+
+  private void writeLine(List<SessionEvent> events) {
+    ByteBuffer bytes = ByteBuffer.wrap(LineFrame.encode(events));
+    long position = end;
+    try {
+      while (bytes.hasRemaining()) {
+        position += channel.write(bytes, position);
+      }
+    } catch (IOException e) {
+      rollBack(end, written, Optional.ofNullable(lastWritten), e);
+      throw new SessionStoreException("cannot write to " + eventsFile + ": " + e.getMessage(), e);
+    }
+    end = position;
+    written += events.size();
+    lastWritten = events.get(events.size() - 1);
+    openedEvents = null;
+  }
+
+  /** Cuts a partly written line off again; when even that fails, the folder refuses further writes. */
+  private void rollBack(long toBytes, long toCount, Optional<SessionEvent> last, IOException cause) {
+    try {
+      channel.truncate(toBytes);
+      end = toBytes;
+      written = toCount;
+      lastWritten = last.orElse(null);
+      openedEvents = null;
+    } catch (IOException e) {
+      cause.addSuppressed(e);
+      failure = cause;
+    }
+  }
+
+  /** Waits for an fsync that started after {@code target} events were written (group commit). */
+  private void awaitDurable(long target) {
+    while (durable < target) {
+      ensureOpen();
+      if (forcing) {
+        forced.awaitUninterruptibly();
+        continue;
+      }
+      forcing = true;
+      long covers = written;
+      IOException error = null;
+      mutex.unlock();
+      try {
+        forcer.force(channel);
+      } catch (IOException e) {
+        error = e;
+      } finally {
+        mutex.lock();
+        forcing = false;
+        forced.signalAll();
+      }
+      if (error != null) {
+        failure = error;
+        throw new SessionStoreException("cannot force " + eventsFile + ": " + error.getMessage(), error);
+      }
+      durable = Math.max(durable, covers);
+    }
+  }
+
+  private void ensureOpen() {
+    if (closed) {
+      throw new SessionStoreException("session " + id + " is closed in this store");
+    }
+    ensureHealthy();
+  }
+
+  private void ensureHealthy() {
+    Exception f = failure;
+    if (f != null) {
+      throw new SessionStoreException(
+          "session " + id + " refuses writes after an I/O failure on " + eventsFile + "; reopen the store", f);
+    }
+  }
+
+  /** Closes the event file and releases the lock. */
+  @Override
+  public void close() {
+    mutex.lock();
+    try {
+      if (closed) {
+        return;
+      }
+      closed = true;
+      try {
+        channel.close();
+      } catch (IOException e) {
+        LOG.warn("Closing {} failed: {}", eventsFile, e.getMessage());
+      } finally {
+        lock.close();
+      }
+    } finally {
+      mutex.unlock();
+    }
+  }
+}

@@ -1,0 +1,113 @@
+package dev.horae.store.internal.frame;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import dev.horae.spi.session.EventCodec;
+import dev.horae.spi.session.Json;
+import dev.horae.spi.session.SessionEvent;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.zip.CRC32C;
+
+/**
+ * Encodes and decodes one event-file line: {@code <crc> <json>\n}, where {@code crc} is the CRC32C
+ * of the UTF-8 JSON bytes as 8 lowercase hex digits and the JSON is a non-empty array of events in
+ * the {@link EventCodec} form.
+ *
+ * <p>One flush is one line, so an atomic multi-event append is never split across lines and a torn
+ * write can only lose a whole unacknowledged flush.
+ */
+public final class LineFrame {
+
+  private static final int CRC_HEX_DIGITS = 8;
+
+  private LineFrame() {}
+
+  /**
+   * Encodes events as one framed line.
+   *
+   * @param events the events, non-empty, contiguous seqs
+   * @return the line's UTF-8 bytes, ending with {@code '\n'}
+   * @throws IllegalArgumentException when {@code events} is empty
+   */
+  public static byte[] encode(List<SessionEvent> events) {
+    if (events.isEmpty()) {
+      throw new IllegalArgumentException("a framed line holds at least one event");
+    }
+    ArrayNode array = Json.mapper().createArrayNode();
+    for (SessionEvent e : events) {
+      array.add(EventCodec.toJson(e));
+    }
+    byte[] json = Json.write(array).getBytes(StandardCharsets.UTF_8);
+    byte[] crc = crcHex(json, 0, json.length).getBytes(StandardCharsets.US_ASCII);
+    byte[] line = new byte[crc.length + 1 + json.length + 1];
+    System.arraycopy(crc, 0, line, 0, crc.length);
+    line[crc.length] = ' ';
+    System.arraycopy(json, 0, line, crc.length + 1, json.length);
+    line[line.length - 1] = '\n';
+    return line;
+  }
+
+  /**
+   * Decodes one stored line (without its terminating newline).
+   *
+   * @param line the bytes of the line
+   * @param length number of bytes of {@code line} that belong to it
+   * @param expectedSeq the seq its first event must carry (the number of events before it)
+   * @return the decoded events, or why the line is bad
+   */
+  public static LineResult decode(byte[] line, int length, long expectedSeq) {
+    if (length == 0) {
+      return new LineResult.BadFrame("empty line");
+    }
+    if (length < CRC_HEX_DIGITS + 2 || line[CRC_HEX_DIGITS] != ' ') {
+      return new LineResult.BadFrame("malformed frame (expected \"<crc32c> <json>\")");
+    }
+    String stored = new String(line, 0, CRC_HEX_DIGITS, StandardCharsets.US_ASCII);
+    String computed = crcHex(line, CRC_HEX_DIGITS + 1, length - CRC_HEX_DIGITS - 1);
+    if (!stored.equals(computed)) {
+      return new LineResult.BadFrame("crc mismatch (stored " + stored + ", computed " + computed + ")");
+    }
+    String text = new String(line, CRC_HEX_DIGITS + 1, length - CRC_HEX_DIGITS - 1, StandardCharsets.UTF_8);
+    JsonNode array;
+    try {
+      array = Json.parse(text);
+    } catch (IllegalArgumentException e) {
+      return new LineResult.BadFrame("unparsable JSON: " + e.getMessage());
+    }
+    if (!array.isArray() || array.isEmpty()) {
+      return new LineResult.BadFrame("not a non-empty JSON array of events");
+    }
+    List<SessionEvent> events = new ArrayList<>(array.size());
+    long next = expectedSeq;
+    for (JsonNode node : array) {
+      SessionEvent event;
+      try {
+        event = EventCodec.fromJson(node);
+      } catch (IllegalArgumentException e) {
+        return new LineResult.BadFrame("bad event at seq " + next + ": " + e.getMessage());
+      }
+      if (event.seq() != next) {
+        return new LineResult.SeqGap(next, event.seq());
+      }
+      events.add(event);
+      next++;
+    }
+    return new LineResult.Good(events);
+  }
+
+  /**
+   * The CRC32C of a byte range as 8 lowercase hex digits.
+   *
+   * @param bytes the bytes
+   * @param offset first byte
+   * @param length number of bytes
+   * @return the checksum text
+   */
+  public static String crcHex(byte[] bytes, int offset, int length) {
+    CRC32C crc = new CRC32C();
+    crc.update(bytes, offset, length);
+    return String.format("%08x", crc.getValue());
+  }
+}

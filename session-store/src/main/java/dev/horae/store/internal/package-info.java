@@ -1,0 +1,15 @@
+/**
+ * The file session store's machinery: one open session folder ({@link
+ * dev.horae.store.internal.SessionFolder}) with its exclusive lock ({@link
+ * dev.horae.store.internal.FolderLock}), its header file ({@link
+ * dev.horae.store.internal.HeaderFile}), the replay of its event file with torn-tail
+ * classification ({@link dev.horae.store.internal.LogScanner}) and the group commit that lets
+ * concurrent persists of one session share one fsync. Folder names are session ids made safe for a
+ * file system ({@link dev.horae.store.internal.FolderNames}); {@link
+ * dev.horae.store.internal.Forcer} is the seam through which every fsync goes, so tests can count
+ * and hold them.
+ */
+@NullMarked
+package dev.horae.store.internal;
+
+import org.jspecify.annotations.NullMarked;
