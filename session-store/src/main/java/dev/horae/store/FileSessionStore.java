@@ -98,9 +98,11 @@ public final class FileSessionStore implements SessionStore, AutoCloseable {
   /**
    * Makes the session's log durable (host contract §4.2). The stage is already complete when this
    * returns: normally once an fsync covers every event of {@code log}, exceptionally with {@link
-   * IllegalArgumentException} when the log is not contiguous from seq 0, is shorter than or differs
-   * from what is stored, or comes with a different header, and with {@link SessionStoreException}
-   * when the session is locked elsewhere, corrupt, or an I/O operation fails.
+   * IllegalArgumentException} when the log is not contiguous from seq 0, does not continue what is
+   * stored, or comes with a different header, and with {@link SessionStoreException} when the
+   * session is locked elsewhere, corrupt, or an I/O operation fails. A snapshot shorter than what is
+   * stored (an older flush overtaken by a newer one) writes nothing and completes once what it
+   * holds is durable.
    *
    * @param header the session's header; stored with the first persist, must not change afterwards
    * @param log the whole raw log, an atomic snapshot

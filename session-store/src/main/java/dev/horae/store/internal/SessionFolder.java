@@ -256,8 +256,9 @@ public final class SessionFolder implements AutoCloseable {
           "header of session " + id + " differs from the stored one: " + newHeader.toJson() + " vs " + stored.toJson());
     }
     if (log.size() < written) {
-      throw new IllegalArgumentException(
-          "log of session " + id + " holds " + log.size() + " events, fewer than the " + written + " already stored");
+      // a snapshot older than one already written (concurrent flushes may arrive out of order):
+      // it is a prefix of what is stored, so it is durable once the fsync covering that is
+      return;
     }
     SessionEvent last = lastWritten;
     if (last != null) {
