@@ -1,0 +1,264 @@
+package dev.horae.schedule;
+
+import dev.horae.schedule.internal.JsonNumbers;
+import dev.horae.spi.session.EventTypes;
+import dev.horae.spi.session.SessionEvent;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The fold of a session's owned suffix (spec §3.5–§3.6), kept incrementally.
+ *
+ * <p>A fold covers the log up to {@link #position()}. {@link #absorbLog} and {@link #absorb} add
+ * later events without re-reading the prefix; the state then equals a full {@link #fold} of the
+ * longer log. A batch that fails leaves the fold exactly as it was, so the same corrupt suffix
+ * fails again on the next call, as a full fold would.
+ *
+ * <p>Not thread-safe: one owner (the per-agent queue) mutates it at a time.
+ */
+public final class ScheduleFold {
+
+  private static final String SEED_MESSAGE =
+      "schedule seedLength must be within the supplied event log";
+
+  private final long seedLength;
+  private long position;
+  private final LinkedHashMap<String, ScheduleRecord> active;
+  private final ArrayList<String> seen;
+  private final HashSet<String> seenSet;
+
+  private ScheduleFold(long seedLength) {
+    this.seedLength = seedLength;
+    this.position = seedLength;
+    this.active = new LinkedHashMap<>();
+    this.seen = new ArrayList<>();
+    this.seenSet = new HashSet<>();
+  }
+
+  private ScheduleFold(ScheduleFold other) {
+    this.seedLength = other.seedLength;
+    this.position = other.position;
+    this.active = new LinkedHashMap<>(other.active);
+    this.seen = new ArrayList<>(other.seen);
+    this.seenSet = new HashSet<>(other.seenSet);
+  }
+
+  /**
+   * An empty fold for a log whose first {@code seedLength} events are inherited and never read.
+   *
+   * @param seedLength the header's {@code seedLength}, 0 when absent
+   * @return a fold at position {@code seedLength}
+   * @throws CorruptScheduleLogException when {@code seedLength} is negative or not safe
+   */
+  public static ScheduleFold start(long seedLength) {
+    if (seedLength < 0 || !JsonNumbers.isSafeInteger(seedLength)) {
+      throw new CorruptScheduleLogException(SEED_MESSAGE);
+    }
+    return new ScheduleFold(seedLength);
+  }
+
+  /**
+   * {@code fold(events, seedLength)}: a full fold of a log.
+   *
+   * @param events the raw log, including any inherited prefix
+   * @param seedLength the header's {@code seedLength}, 0 when absent
+   * @return the active records and seen ids
+   * @throws CorruptScheduleLogException with the spec message when the owned suffix is corrupt or
+   *     {@code seedLength} is outside {@code [0, events.size()]}
+   */
+  public static ScheduleState fold(List<SessionEvent> events, long seedLength) {
+    if (seedLength < 0 || seedLength > events.size()) {
+      throw new CorruptScheduleLogException(SEED_MESSAGE);
+    }
+    ScheduleFold fold = new ScheduleFold(seedLength);
+    // a fresh fold is discarded on failure, so it may apply without staging
+    fold.applyDirect(events.subList((int) seedLength, events.size()));
+    return fold.state();
+  }
+
+  /**
+   * Absorbs the events of {@code log} beyond {@link #position()}. {@code log} must be the same
+   * append-only log this fold has covered so far, now possibly longer.
+   *
+   * @param log the whole raw log
+   * @return this fold
+   * @throws CorruptScheduleLogException when the new events do not fold, or when the log is
+   *     shorter than {@code seedLength}; the fold is then unchanged
+   * @throws IllegalStateException when the log is shorter than the covered position
+   */
+  public ScheduleFold absorbLog(List<SessionEvent> log) {
+    if (log.size() < seedLength) {
+      throw new CorruptScheduleLogException(SEED_MESSAGE);
+    }
+    if (log.size() < position) {
+      throw new IllegalStateException(
+          "the log has " + log.size() + " events but the fold already covers " + position);
+    }
+    return absorb(log.subList((int) position, log.size()));
+  }
+
+  /**
+   * Absorbs events that directly follow the covered position.
+   *
+   * @param appended the next events of the log, in order
+   * @return this fold
+   * @throws CorruptScheduleLogException when they do not fold; the fold is then unchanged
+   */
+  public ScheduleFold absorb(List<SessionEvent> appended) {
+    if (appended.isEmpty()) {
+      return this;
+    }
+    Map<String, ScheduleRecord> added = new LinkedHashMap<>();
+    Set<String> removed = new HashSet<>();
+    List<String> addedSeen = new ArrayList<>();
+    Set<String> addedSeenSet = new HashSet<>();
+    for (SessionEvent event : appended) {
+      if (!event.type().equals(EventTypes.SCHEDULE_CHANGE)) {
+        continue;
+      }
+      ScheduleChange change = ChangeCodec.decode(event.data());
+      String id = change.id();
+      if (change instanceof ScheduleChange.Create create) {
+        if (seenSet.contains(id) || !addedSeenSet.add(id)) {
+          throw reused(id);
+        }
+        addedSeen.add(id);
+        added.put(id, create.record());
+      } else if (added.remove(id) == null && !(active.containsKey(id) && removed.add(id))) {
+        throw inactive(change);
+      }
+    }
+    active.keySet().removeAll(removed);
+    active.putAll(added);
+    seen.addAll(addedSeen);
+    seenSet.addAll(addedSeen);
+    position += appended.size();
+    return this;
+  }
+
+  private void applyDirect(List<SessionEvent> events) {
+    for (SessionEvent event : events) {
+      if (!event.type().equals(EventTypes.SCHEDULE_CHANGE)) {
+        continue;
+      }
+      ScheduleChange change = ChangeCodec.decode(event.data());
+      String id = change.id();
+      if (change instanceof ScheduleChange.Create create) {
+        if (!seenSet.add(id)) {
+          throw reused(id);
+        }
+        seen.add(id);
+        active.put(id, create.record());
+      } else if (active.remove(id) == null) {
+        throw inactive(change);
+      }
+    }
+    position += events.size();
+  }
+
+  private static CorruptScheduleLogException reused(String id) {
+    return new CorruptScheduleLogException(
+        "schedule id " + EcmaText.jsonString(id) + " was reused");
+  }
+
+  private static CorruptScheduleLogException inactive(ScheduleChange change) {
+    return new CorruptScheduleLogException(
+        "schedule "
+            + change.operation()
+            + " targets inactive id "
+            + EcmaText.jsonString(change.id()));
+  }
+
+  /**
+   * An independent copy, for callers that want to try a batch without touching this fold.
+   *
+   * @return a copy at the same position
+   */
+  public ScheduleFold copy() {
+    return new ScheduleFold(this);
+  }
+
+  /**
+   * The number of log events covered, inherited prefix included.
+   *
+   * @return the next index this fold will read
+   */
+  public long position() {
+    return position;
+  }
+
+  /**
+   * The inherited prefix length this fold skips.
+   *
+   * @return {@code seedLength}
+   */
+  public long seedLength() {
+    return seedLength;
+  }
+
+  /**
+   * The active records in creation order.
+   *
+   * @return an immutable copy
+   */
+  public List<ScheduleRecord> active() {
+    return List.copyOf(active.values());
+  }
+
+  /**
+   * Every id created in the owned suffix, in creation order.
+   *
+   * @return an immutable copy
+   */
+  public List<String> seenIds() {
+    return List.copyOf(seen);
+  }
+
+  /**
+   * The active record with this id.
+   *
+   * @param id a schedule id
+   * @return the record, or empty when the id is unknown, deleted or dispatched
+   */
+  public Optional<ScheduleRecord> activeRecord(String id) {
+    return Optional.ofNullable(active.get(id));
+  }
+
+  /**
+   * The active record with the earliest target; ties keep creation order (strict less-than).
+   *
+   * @return the earliest record, or empty when nothing is active
+   */
+  public Optional<ScheduleRecord> earliest() {
+    ScheduleRecord best = null;
+    for (ScheduleRecord r : active.values()) {
+      if (best == null || r.scheduledAtMillis() < best.scheduledAtMillis()) {
+        best = r;
+      }
+    }
+    return Optional.ofNullable(best);
+  }
+
+  /**
+   * {@code allocateId(seenIds)} over this fold's seen ids, without copying them.
+   *
+   * @return the next free {@code schedule-N}
+   */
+  public String allocateId() {
+    return ScheduleIds.allocateFrom(seenSet);
+  }
+
+  /**
+   * A snapshot of the fold.
+   *
+   * @return the active records and seen ids
+   */
+  public ScheduleState state() {
+    return new ScheduleState(active(), seenIds());
+  }
+}

@@ -1,0 +1,155 @@
+package dev.horae.schedule.internal;
+
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+import java.util.OptionalLong;
+
+/**
+ * The canonical durable instant {@code YYYY-MM-DDTHH:mm:ss.sssZ} (spec §3.3, §16.7): formatting
+ * with exactly three fraction digits and a four-digit year, and the strict parse with its
+ * round-trip check.
+ */
+public final class UtcInstants {
+
+  /** 0001-01-01T00:00:00.000Z in epoch milliseconds. */
+  public static final long MIN_MILLIS = -62_135_596_800_000L;
+  /** 9999-12-31T23:59:59.999Z in epoch milliseconds. */
+  public static final long MAX_MILLIS = 253_402_300_799_999L;
+
+  private UtcInstants() {}
+
+  /**
+   * Whether an epoch value has a four-digit-year canonical form.
+   *
+   * @param millis epoch milliseconds
+   * @return true inside [{@link #MIN_MILLIS}, {@link #MAX_MILLIS}]
+   */
+  public static boolean inRange(long millis) {
+    return millis >= MIN_MILLIS && millis <= MAX_MILLIS;
+  }
+
+  /**
+   * Formats an in-range epoch value canonically.
+   *
+   * @param millis epoch milliseconds within the four-digit-year range
+   * @return the canonical text
+   * @throws IllegalArgumentException when out of range
+   */
+  public static String format(long millis) {
+    if (!inRange(millis)) {
+      throw new IllegalArgumentException("instant out of the four-digit-year range: " + millis);
+    }
+    long seconds = Math.floorDiv(millis, 1000L);
+    int ms = (int) Math.floorMod(millis, 1000L);
+    LocalDateTime t = LocalDateTime.ofEpochSecond(seconds, 0, ZoneOffset.UTC);
+    char[] out = new char[24];
+    put(out, 0, t.getYear(), 4);
+    out[4] = '-';
+    put(out, 5, t.getMonthValue(), 2);
+    out[7] = '-';
+    put(out, 8, t.getDayOfMonth(), 2);
+    out[10] = 'T';
+    put(out, 11, t.getHour(), 2);
+    out[13] = ':';
+    put(out, 14, t.getMinute(), 2);
+    out[16] = ':';
+    put(out, 17, t.getSecond(), 2);
+    out[19] = '.';
+    put(out, 20, ms, 3);
+    out[23] = 'Z';
+    return new String(out);
+  }
+
+  private static void put(char[] out, int at, int value, int width) {
+    int v = value;
+    for (int i = at + width - 1; i >= at; i--) {
+      out[i] = (char) ('0' + v % 10);
+      v /= 10;
+    }
+  }
+
+  /** Outcome of a strict check. */
+  public enum Verdict {
+    /** The text is a canonical instant. */
+    CANONICAL,
+    /** The text does not follow the canonical grammar (including its field ranges). */
+    GRAMMAR,
+    /** The text follows the grammar but names no real calendar instant (30 February). */
+    NOT_REAL
+  }
+
+  /**
+   * Parses a canonical instant strictly.
+   *
+   * @param text candidate text
+   * @return the epoch milliseconds, or empty when {@link #classify} does not say canonical
+   */
+  public static OptionalLong parse(String text) {
+    return classify(text) == Verdict.CANONICAL
+        ? OptionalLong.of(epochOf(text))
+        : OptionalLong.empty();
+  }
+
+  /**
+   * Why a text is not a canonical instant.
+   *
+   * @param text candidate text
+   * @return the verdict
+   */
+  public static Verdict classify(String text) {
+    if (text.length() != 24
+        || text.charAt(4) != '-'
+        || text.charAt(7) != '-'
+        || text.charAt(10) != 'T'
+        || text.charAt(13) != ':'
+        || text.charAt(16) != ':'
+        || text.charAt(19) != '.'
+        || text.charAt(23) != 'Z') {
+      return Verdict.GRAMMAR;
+    }
+    int year = digits(text, 0, 4);
+    int month = digits(text, 5, 2);
+    int day = digits(text, 8, 2);
+    int hour = digits(text, 11, 2);
+    int minute = digits(text, 14, 2);
+    int second = digits(text, 17, 2);
+    int ms = digits(text, 20, 3);
+    if (year < 1 || month < 1 || month > 12 || day < 1 || day > 31 || hour < 0 || hour > 23
+        || minute < 0 || minute > 59 || second < 0 || second > 59 || ms < 0) {
+      return Verdict.GRAMMAR;
+    }
+    if (day > LocalDate.of(year, month, 1).lengthOfMonth()) {
+      return Verdict.NOT_REAL;
+    }
+    return Verdict.CANONICAL;
+  }
+
+  private static long epochOf(String text) {
+    LocalDateTime t =
+        LocalDateTime.of(
+            digits(text, 0, 4), digits(text, 5, 2), digits(text, 8, 2), digits(text, 11, 2),
+            digits(text, 14, 2), digits(text, 17, 2));
+    return t.toEpochSecond(ZoneOffset.UTC) * 1000L + digits(text, 20, 3);
+  }
+
+  /**
+   * Reads a fixed-width run of ASCII digits.
+   *
+   * @param s text
+   * @param from first index
+   * @param width number of digits
+   * @return the value, or -1 when a character is not an ASCII digit
+   */
+  public static int digits(String s, int from, int width) {
+    int v = 0;
+    for (int i = from; i < from + width; i++) {
+      char c = s.charAt(i);
+      if (c < '0' || c > '9') {
+        return -1;
+      }
+      v = v * 10 + (c - '0');
+    }
+    return v;
+  }
+}

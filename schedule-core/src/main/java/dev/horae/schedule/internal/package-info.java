@@ -1,0 +1,8 @@
+/**
+ * Implementation details of the Schedule core: ECMAScript number rules, canonical UTC instants,
+ * the selector grammars and the client-zone derivation. Not an API; may change without notice.
+ */
+@NullMarked
+package dev.horae.schedule.internal;
+
+import org.jspecify.annotations.NullMarked;
