@@ -9,7 +9,6 @@ import java.nio.charset.StandardCharsets;
 import java.time.ZoneId;
 import java.time.zone.ZoneRules;
 import java.util.HashMap;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.regex.Pattern;
@@ -69,7 +68,7 @@ public final class ZoneResolver {
    * @return the canonical name, or empty when the name is unknown
    */
   public Optional<String> canonicalName(String name) {
-    String cased = known.get(name.toLowerCase(Locale.ROOT));
+    String cased = known.get(asciiLower(name));
     if (cased == null) {
       return Optional.empty();
     }
@@ -116,10 +115,26 @@ public final class ZoneResolver {
     }
   }
 
+  /**
+   * Lower-cases ASCII letters only. {@code String.toLowerCase} also folds non-ASCII letters (the
+   * Kelvin sign U+212A becomes {@code k}), which would let names that are not ASCII-case variants
+   * of a zone resolve to it.
+   */
+  private static String asciiLower(String s) {
+    char[] chars = s.toCharArray();
+    for (int i = 0; i < chars.length; i++) {
+      char c = chars[i];
+      if (c >= 'A' && c <= 'Z') {
+        chars[i] = (char) (c + ('a' - 'A'));
+      }
+    }
+    return new String(chars);
+  }
+
   private static ZoneResolver load() {
     Map<String, String> known = new HashMap<>();
     for (String id : ZoneId.getAvailableZoneIds()) {
-      known.put(id.toLowerCase(Locale.ROOT), id);
+      known.put(asciiLower(id), id);
     }
     Map<String, String> links = new HashMap<>();
     InputStream in = ZoneResolver.class.getResourceAsStream("links.tsv");
@@ -137,8 +152,8 @@ public final class ZoneResolver {
           throw new IllegalStateException("malformed zone link line: " + line);
         }
         links.put(parts[0], parts[1]);
-        known.put(parts[0].toLowerCase(Locale.ROOT), parts[0]);
-        known.putIfAbsent(parts[1].toLowerCase(Locale.ROOT), parts[1]);
+        known.put(asciiLower(parts[0]), parts[0]);
+        known.putIfAbsent(asciiLower(parts[1]), parts[1]);
       }
     } catch (IOException e) {
       throw new UncheckedIOException(e);
