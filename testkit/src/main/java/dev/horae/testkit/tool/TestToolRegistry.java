@@ -1,0 +1,175 @@
+package dev.horae.testkit.tool;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.horae.spi.AbortSignal;
+import dev.horae.spi.Registration;
+import dev.horae.spi.agent.Agent;
+import dev.horae.spi.message.ContentBlock;
+import dev.horae.spi.tool.PreExecuteListener;
+import dev.horae.spi.tool.ToolCall;
+import dev.horae.spi.tool.ToolDefinition;
+import dev.horae.spi.tool.ToolExecution;
+import dev.horae.spi.tool.ToolRegistry;
+import dev.horae.spi.tool.ToolResult;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The in-memory tool registry. Thread-safe. Every tool runs in exclusive mode: the calls of one
+ * agent run one after another, in call order.
+ */
+public final class TestToolRegistry implements ToolRegistry {
+
+  private final Map<String, ToolDefinition> global = new LinkedHashMap<>();
+  private final Map<String, Map<String, ToolDefinition>> scoped = new HashMap<>();
+  private final List<PreExecuteListener> prepended = new ArrayList<>();
+  private final List<PreExecuteListener> appended = new ArrayList<>();
+  /** Tail of each agent's exclusive call chain. */
+  private final Map<String, CompletableFuture<Void>> exclusiveTails = new HashMap<>();
+  private final AtomicInteger bodyRuns = new AtomicInteger();
+
+  /** Creates an empty registry. */
+  public TestToolRegistry() {}
+
+  @Override
+  public synchronized Registration register(ToolDefinition tool) {
+    return add(global, tool);
+  }
+
+  /**
+   * Registers a tool visible only to one agent.
+   *
+   * @param agentId the agent
+   * @param tool the definition
+   * @return a handle that removes it
+   * @throws IllegalArgumentException when that agent scope already has the name
+   */
+  public synchronized Registration registerFor(String agentId, ToolDefinition tool) {
+    return add(scoped.computeIfAbsent(agentId, k -> new LinkedHashMap<>()), tool);
+  }
+
+  private Registration add(Map<String, ToolDefinition> target, ToolDefinition tool) {
+    if (target.containsKey(tool.name())) {
+      throw new IllegalArgumentException("tool \"" + tool.name() + "\" is already registered");
+    }
+    target.put(tool.name(), tool);
+    return () -> {
+      synchronized (this) {
+        target.remove(tool.name(), tool);
+      }
+    };
+  }
+
+  @Override
+  public synchronized List<ToolDefinition> visibleTo(Agent agent) {
+    Map<String, ToolDefinition> all = new LinkedHashMap<>(global);
+    all.putAll(scoped.getOrDefault(agent.id(), Map.of()));
+    return List.copyOf(all.values());
+  }
+
+  @Override
+  public synchronized Optional<ToolDefinition> find(Agent agent, String name) {
+    ToolDefinition own = scoped.getOrDefault(agent.id(), Map.of()).get(name);
+    return Optional.ofNullable(own != null ? own : global.get(name));
+  }
+
+  /**
+   * How many times any tool body has started; lets tests prove a body never ran.
+   *
+   * @return the count
+   */
+  public int bodyRuns() {
+    return bodyRuns.get();
+  }
+
+  @Override
+  public synchronized Registration onPreExecute(PreExecuteListener listener, boolean prepend) {
+    List<PreExecuteListener> target = prepend ? prepended : appended;
+    target.add(listener);
+    return () -> {
+      synchronized (this) {
+        target.remove(listener);
+      }
+    };
+  }
+
+  @Override
+  public CompletionStage<ToolResult> call(ToolCall call, AbortSignal signal) {
+    CompletableFuture<ToolResult> result = new CompletableFuture<>();
+    CompletableFuture<Void> previous;
+    synchronized (this) {
+      previous = exclusiveTails.getOrDefault(call.agent().id(), CompletableFuture.completedFuture(null));
+      exclusiveTails.put(call.agent().id(), result.handle((r, e) -> null));
+    }
+    var unused = previous.whenComplete((ignored, e) -> run(call, signal).whenComplete((r, failure) -> {
+      if (failure != null) {
+        result.complete(ToolResult.error("Error: " + failure.getMessage(), Optional.empty()));
+      } else {
+        result.complete(r);
+      }
+    }));
+    return result;
+  }
+
+  private CompletionStage<ToolResult> run(ToolCall call, AbortSignal signal) {
+    List<PreExecuteListener> listeners;
+    synchronized (this) {
+      listeners = new ArrayList<>(prepended);
+      listeners.addAll(appended);
+    }
+    for (PreExecuteListener l : listeners) {
+      l.beforeExecute(call);
+    }
+    Optional<ToolDefinition> found = find(call.agent(), call.tool());
+    if (found.isEmpty()) {
+      return CompletableFuture.completedFuture(
+          ToolResult.error("Error: unknown tool \"" + call.tool() + "\"", Optional.of("UNKNOWN_TOOL")));
+    }
+    ToolDefinition tool = found.get();
+    List<String> violations = SchemaValidator.validateArguments(tool.parameters(), call.args());
+    if (!violations.isEmpty()) {
+      return CompletableFuture.completedFuture(finish(tool, call, ToolResult.error(
+          "Error: invalid arguments: " + String.join("; ", violations), Optional.of(ToolResult.INVALID_ARGS))));
+    }
+    if (signal.aborted()) {
+      return CompletableFuture.completedFuture(finish(tool, call, ToolResult.aborted()));
+    }
+    CompletionStage<JsonNode> body;
+    bodyRuns.incrementAndGet();
+    try {
+      body = tool.body().execute(call.args(), new ToolExecution(call.agent(), call.callId(), signal));
+    } catch (RuntimeException e) {
+      body = CompletableFuture.failedFuture(e);
+    }
+    return body.handle((value, failure) -> {
+      // cancellation wins only after the body settled: its placeholder value is discarded
+      if (signal.aborted()) {
+        return finish(tool, call, ToolResult.aborted());
+      }
+      if (failure != null) {
+        Throwable cause = failure instanceof java.util.concurrent.CompletionException && failure.getCause() != null
+            ? failure.getCause() : failure;
+        return finish(tool, call, ToolResult.error("Error: " + cause.getMessage(), Optional.empty()));
+      }
+      List<String> outputViolations = SchemaValidator.validate(tool.output(), value);
+      if (!outputViolations.isEmpty()) {
+        return finish(tool, call, ToolResult.error(
+            "Error: invalid output: " + String.join("; ", outputViolations), Optional.of("INVALID_OUTPUT")));
+      }
+      JsonNode frozen = value.deepCopy();
+      List<ContentBlock> content = tool.renderer().apply(frozen);
+      return finish(tool, call, ToolResult.success(frozen, content));
+    });
+  }
+
+  private static ToolResult finish(ToolDefinition tool, ToolCall call, ToolResult result) {
+    return tool.finalContent().map(f -> result.withContent(f.apply(call, result))).orElse(result);
+  }
+}
