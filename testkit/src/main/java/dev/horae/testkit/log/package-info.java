@@ -1,0 +1,9 @@
+/**
+ * Logging for tests (host contract §13): {@link dev.horae.testkit.log.CapturingWarnings} is a
+ * warning sink that records every contained failure, so a test can assert that a failure was
+ * contained and reported rather than thrown or lost.
+ */
+@NullMarked
+package dev.horae.testkit.log;
+
+import org.jspecify.annotations.NullMarked;

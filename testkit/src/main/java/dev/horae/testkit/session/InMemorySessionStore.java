@@ -1,0 +1,117 @@
+package dev.horae.testkit.session;
+
+import dev.horae.spi.session.SessionEvent;
+import dev.horae.spi.session.SessionHeader;
+import dev.horae.spi.session.SessionStore;
+import dev.horae.spi.session.StoredSession;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+
+/**
+ * The in-memory durable store of the reference host (host contract §14, "persistence" and "flush
+ * scripting"). Registered as a durability listener, it keeps a deep copy of a session's header and
+ * log whenever a persist succeeds; {@link InMemorySessions#resume} reads it back.
+ *
+ * <p>The outcome of each persist call comes from {@link #script()} (complete normally by default).
+ * Persist calls are counted per session. Thread-safe.
+ */
+public final class InMemorySessionStore implements SessionStore {
+
+  private final FlushScript script = new FlushScript();
+  private final Map<String, StoredSession> stored = new HashMap<>();
+  private final Map<String, Integer> persistCounts = new HashMap<>();
+
+  /** Creates an empty store. */
+  public InMemorySessionStore() {}
+
+  /**
+   * The script of persist outcomes.
+   *
+   * @return the script (shared; changes apply to later persist calls)
+   */
+  public FlushScript script() {
+    return script;
+  }
+
+  /**
+   * Persists a session according to the next scripted outcome.
+   *
+   * @param header the session's header
+   * @param log the whole raw log at the moment of the flush
+   * @return a stage that completes once the copy is kept, or exceptionally as scripted
+   * @throws RuntimeException when the script says to throw synchronously
+   */
+  @Override
+  public CompletionStage<Void> persist(SessionHeader header, List<SessionEvent> log) {
+    synchronized (stored) {
+      persistCounts.merge(header.id(), 1, Integer::sum);
+    }
+    // copy now: the flush covers the log as it was when flush was called, even if it is held
+    StoredSession copy = new StoredSession(header, Events.copyAll(log));
+    FlushScript.Outcome outcome = script.next().orElse(new FlushScript.Complete());
+    if (outcome instanceof FlushScript.Throw t) {
+      throw t.error();
+    }
+    if (outcome instanceof FlushScript.Fail f) {
+      return CompletableFuture.failedFuture(f.error());
+    }
+    if (outcome instanceof FlushScript.Hold h) {
+      return h.handle().gate().thenRun(() -> keep(copy));
+    }
+    keep(copy);
+    return CompletableFuture.completedFuture(null);
+  }
+
+  /**
+   * Stores a session directly, as if an earlier runtime had persisted it (for example to resume a
+   * hand-written or corrupt log).
+   *
+   * @param session the header and events to store; deep-copied
+   */
+  public void put(StoredSession session) {
+    synchronized (stored) {
+      stored.put(session.header().id(), Events.copy(session));
+    }
+  }
+
+  @Override
+  public Optional<StoredSession> load(String id) {
+    synchronized (stored) {
+      return Optional.ofNullable(stored.get(id)).map(Events::copy);
+    }
+  }
+
+  @Override
+  public Set<String> ids() {
+    synchronized (stored) {
+      return Set.copyOf(stored.keySet());
+    }
+  }
+
+  /**
+   * How many persist calls this store received for the session, whatever their outcome.
+   *
+   * @param sessionId the session id
+   * @return the count
+   */
+  public int persistCount(String sessionId) {
+    synchronized (stored) {
+      return persistCounts.getOrDefault(sessionId, 0);
+    }
+  }
+
+  private void keep(StoredSession copy) {
+    synchronized (stored) {
+      StoredSession previous = stored.get(copy.header().id());
+      // a held flush released late must not roll back a newer, longer copy
+      if (previous == null || previous.events().size() <= copy.events().size()) {
+        stored.put(copy.header().id(), copy);
+      }
+    }
+  }
+}

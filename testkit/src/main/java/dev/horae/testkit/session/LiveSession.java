@@ -1,0 +1,191 @@
+package dev.horae.testkit.session;
+
+import dev.horae.spi.session.AppendOptions;
+import dev.horae.spi.session.AppendValidator;
+import dev.horae.spi.session.Candidate;
+import dev.horae.spi.session.Json;
+import dev.horae.spi.session.Session;
+import dev.horae.spi.session.SessionEvent;
+import dev.horae.spi.session.SessionHeader;
+import com.fasterxml.jackson.databind.JsonNode;
+import java.util.AbstractList;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.locks.ReentrantLock;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * One live in-memory session: its header and raw log, appended under a per-session lock so that
+ * appends are linearizable (host contract §3.4).
+ */
+final class LiveSession implements Session {
+
+  private final InMemorySessions owner;
+  private final SessionHeader header;
+  private final ReentrantLock lock = new ReentrantLock();
+  private final ArrayList<SessionEvent> log;
+  private volatile boolean live = true;
+  /** Cached immutable copy of {@link #log}; dropped on every append. Guarded by {@link #lock}. */
+  private @Nullable List<SessionEvent> snapshot;
+
+  LiveSession(InMemorySessions owner, SessionHeader header, List<SessionEvent> initial) {
+    this.owner = owner;
+    this.header = header;
+    this.log = new ArrayList<>(initial);
+  }
+
+  @Override
+  public String id() {
+    return header.id();
+  }
+
+  @Override
+  public SessionHeader header() {
+    return header;
+  }
+
+  @Override
+  public List<SessionEvent> events() {
+    lock.lock();
+    try {
+      List<SessionEvent> s = snapshot;
+      if (s == null) {
+        s = List.copyOf(log);
+        snapshot = s;
+      }
+      return s;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  @Override
+  public List<SessionEvent> eventsFrom(long fromSeq) {
+    if (fromSeq < 0) {
+      throw new IllegalArgumentException("fromSeq must be >= 0, got " + fromSeq);
+    }
+    lock.lock();
+    try {
+      int from = (int) Math.min(fromSeq, log.size());
+      return List.copyOf(log.subList(from, log.size()));
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  @Override
+  public long length() {
+    lock.lock();
+    try {
+      return log.size();
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  @Override
+  public SessionEvent append(String type, JsonNode data, AppendOptions options) {
+    return appendAll(List.of(new Candidate(type, data, options))).get(0);
+  }
+
+  @Override
+  public List<SessionEvent> appendAll(List<Candidate> candidates) {
+    // validators and observers run inside the lock on this thread, so holding it means nesting
+    if (lock.isHeldByCurrentThread()) {
+      throw new IllegalStateException(
+          "nested append to session \"" + id() + "\": validators and observers must not append to the session they run for");
+    }
+    lock.lock();
+    try {
+      requireLive();
+      if (candidates.isEmpty()) {
+        return List.of();
+      }
+      long time = owner.wallMillis();
+      List<AppendValidator> validators = owner.validators();
+      List<SessionEvent> pending = new ArrayList<>(candidates.size());
+      for (Candidate c : candidates) {
+        SessionEvent event = new SessionEvent(
+            (long) log.size() + pending.size(), c.type(), time, Json.snapshot(c.data()),
+            c.options().surfaceOp(), c.options().sourceEventSeqs());
+        List<SessionEvent> before = new LogView(log, pending);
+        owner.throwInjectedVeto(event.type());
+        for (AppendValidator v : validators) {
+          v.validate(header, before, event);
+        }
+        pending.add(event);
+      }
+      log.addAll(pending);
+      snapshot = null;
+      List<SessionEvent> committed = List.copyOf(pending);
+      for (SessionEvent event : committed) {
+        owner.notifyObservers(this, event);
+      }
+      return committed;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Header and log taken together, so a flush never sees half of an atomic append. */
+  Persisted persistedView() {
+    lock.lock();
+    try {
+      return new Persisted(header, events());
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  record Persisted(SessionHeader header, List<SessionEvent> log) {}
+
+  boolean isLive() {
+    return live;
+  }
+
+  void detach() {
+    live = false;
+  }
+
+  private void requireLive() {
+    if (!live) {
+      throw new IllegalStateException("session \"" + id() + "\" is not live");
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "LiveSession[" + id() + "]";
+  }
+
+  /**
+   * The read-only log a validator sees: the committed events followed by the earlier candidates of
+   * the same atomic append. Valid only during the validator call, which runs under the lock.
+   */
+  private static final class LogView extends AbstractList<SessionEvent> {
+    private final List<SessionEvent> committed;
+    private final List<SessionEvent> pending;
+    private final int committedSize;
+    private final int size;
+
+    LogView(List<SessionEvent> committed, List<SessionEvent> pending) {
+      this.committed = committed;
+      this.pending = pending;
+      this.committedSize = committed.size();
+      this.size = committedSize + pending.size();
+    }
+
+    @Override
+    public SessionEvent get(int index) {
+      if (index < 0 || index >= size) {
+        throw new IndexOutOfBoundsException("index " + index + " outside 0.." + (size - 1));
+      }
+      return index < committedSize ? committed.get(index) : pending.get(index - committedSize);
+    }
+
+    @Override
+    public int size() {
+      return size;
+    }
+  }
+}
