@@ -1,0 +1,57 @@
+package dev.horae.conformance;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The command line of {@code conformance.jar}: {@code java -jar conformance.jar FILE_OR_DIR...}.
+ * Prints one {@code FAIL} line per failing case and the closing {@code N passed, N failed} line;
+ * exits 0 only when nothing failed, 1 when a case failed, 2 on a usage or I/O error.
+ */
+public final class Conformance {
+
+  private Conformance() {}
+
+  /**
+   * Runs the cases named on the command line and exits with the run's status.
+   *
+   * @param args files and directories of cases
+   */
+  public static void main(String[] args) {
+    PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
+    PrintStream err = new PrintStream(System.err, true, StandardCharsets.UTF_8);
+    System.exit(run(args, ConformanceRunner.standard(List.of()), out, err));
+  }
+
+  /**
+   * Runs the cases named by {@code args} with {@code runner}.
+   *
+   * @param args files and directories of cases
+   * @param runner the runner
+   * @param out receives the {@code FAIL} lines and the summary
+   * @param err receives usage and I/O errors
+   * @return the exit status: 0 when nothing failed, 1 when a case failed, 2 on a usage or I/O error
+   */
+  public static int run(String[] args, ConformanceRunner runner, PrintStream out, PrintStream err) {
+    if (args.length == 0) {
+      err.println("usage: java -jar conformance.jar FILE_OR_DIR...");
+      return 2;
+    }
+    List<Path> paths = new ArrayList<>();
+    for (String a : args) {
+      paths.add(Path.of(a));
+    }
+    try {
+      Report report = runner.run(paths, out::println);
+      out.println(report.summary());
+      return report.exitStatus();
+    } catch (IOException e) {
+      err.println("conformance: cannot read " + e.getMessage());
+      return 2;
+    }
+  }
+}
