@@ -1,0 +1,48 @@
+package dev.horae.store.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class FolderNamesTest {
+
+  @Test
+  void plainIdsStayReadable() {
+    assertThat(FolderNames.encode("session-01_a.b")).isEqualTo("session-01_a.b");
+  }
+
+  @Test
+  void unsafeCharactersArePercentEncoded() {
+    assertThat(FolderNames.encode("..")).isEqualTo("%2E.");
+    assertThat(FolderNames.encode("a/b")).isEqualTo("a%2Fb");
+    assertThat(FolderNames.encode("ü")).isEqualTo("%C3%BC");
+    assertThat(FolderNames.encode("%")).isEqualTo("%25");
+  }
+
+  @Test
+  void decodingInvertsEncoding() {
+    for (String id : List.of("a", "..", ".x", "a/b\\c:d", "Zeit ü \ud83d\udd70", "%41", "x.y.z")) {
+      assertThat(FolderNames.decode(FolderNames.encode(id))).contains(id);
+    }
+  }
+
+  @Test
+  void foreignNamesAreNotIds() {
+    assertThat(FolderNames.decode(".git")).isEmpty();
+    assertThat(FolderNames.decode("a b")).isEmpty();
+    assertThat(FolderNames.decode("%4")).isEmpty();
+    assertThat(FolderNames.decode("%zz")).isEmpty();
+    // a non-canonical spelling of "A" is not a name this store writes
+    assertThat(FolderNames.decode("%41")).isEmpty();
+    assertThat(FolderNames.decode("")).isEmpty();
+  }
+
+  @Test
+  void overlongIdsAreRefused() {
+    assertThatThrownBy(() -> FolderNames.encode("\u00fc".repeat(50)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("session id is too long for a folder name (300 > 255 characters encoded)");
+  }
+}
