@@ -1,0 +1,73 @@
+package dev.horae.spi.session;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalInt;
+import org.junit.jupiter.api.Test;
+
+class SessionCodecTest {
+
+  @Test
+  void headerRoundTripsAndLeavesAbsentMembersOut() {
+    SessionHeader root = SessionHeader.root("s1", 1000, Optional.of("Asia/Shanghai"));
+    assertThat(Json.write(root.toJson())).isEqualTo("{\"version\":1,\"id\":\"s1\",\"createdAt\":1000,\"timeZone\":\"Asia/Shanghai\"}");
+    assertThat(SessionHeader.fromJson(root.toJson())).isEqualTo(root);
+
+    SessionHeader full = new SessionHeader(1, "c", 5, Optional.of("/w"), Optional.of("p"), 7, Optional.of("subagent"),
+        OptionalInt.of(2), Optional.of("preset"), Optional.empty());
+    assertThat(SessionHeader.fromJson(Json.parse(Json.write(full.toJson())))).isEqualTo(full);
+  }
+
+  @Test
+  void forkChildInheritsZoneAndRecordsParentAndSeed() {
+    SessionHeader child = SessionHeader.root("p", 1, Optional.of("UTC")).forkChild("c", 2, 4);
+    assertThat(child.parentSession()).contains("p");
+    assertThat(child.seedLength()).isEqualTo(4);
+    assertThat(child.timeZone()).contains("UTC");
+  }
+
+  @Test
+  void headerRejectsBadShapes() {
+    assertThatThrownBy(() -> SessionHeader.fromJson(Json.parse("{\"version\":1,\"createdAt\":1}")))
+        .hasMessageContaining("\"id\"");
+    assertThatThrownBy(() -> SessionHeader.fromJson(Json.parse("[]"))).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> SessionHeader.root(" ", 1, Optional.empty())).isInstanceOf(IllegalArgumentException.class);
+  }
+
+  @Test
+  void eventRoundTripsWithSurfaceOpAndSources() {
+    SessionEvent plain = SessionEvent.of(0, "schedule/change", 10, Json.parse("{\"a\":30.0}"));
+    SessionEvent replaced = new SessionEvent(3, "user/message", 11, Json.parse("{}"),
+        Optional.of(new SurfaceOp.Replace(0, 2)), List.of(0L, 1L, 2L));
+    SessionEvent visible = new SessionEvent(4, "user/message", 12, Json.parse("{}"), Optional.of(SurfaceOp.APPEND), List.of());
+
+    for (SessionEvent e : List.of(plain, replaced, visible)) {
+      assertThat(EventCodec.fromJson(Json.parse(Json.write(EventCodec.toJson(e))))).isEqualTo(e);
+    }
+    assertThat(Json.write(EventCodec.toJson(plain))).isEqualTo("{\"seq\":0,\"type\":\"schedule/change\",\"time\":10,\"data\":{\"a\":30.0}}");
+  }
+
+  @Test
+  void eventDecoderNamesTheBadMember() {
+    assertThatThrownBy(() -> EventCodec.fromJson(Json.parse("{\"seq\":\"x\",\"type\":\"t\",\"time\":1,\"data\":{}}")))
+        .hasMessageContaining("\"seq\"");
+    assertThatThrownBy(() -> EventCodec.fromJson(Json.parse("{\"seq\":1,\"type\":\"t\",\"time\":1}")))
+        .hasMessageContaining("\"data\"");
+    assertThatThrownBy(() -> EventCodec.fromJson(Json.parse("{\"seq\":1,\"type\":\"t\",\"time\":1,\"data\":{},\"surfaceOp\":{\"op\":\"x\"}}")))
+        .hasMessageContaining("unknown op");
+    assertThatThrownBy(() -> new SurfaceOp.Replace(3, 1)).isInstanceOf(IllegalArgumentException.class);
+  }
+
+  @Test
+  void jsonKeepsExactNumbersAndSnapshotsAreIndependent() {
+    var tree = (com.fasterxml.jackson.databind.node.ObjectNode) Json.parse("{\"n\":30.0,\"big\":12345678901234567890}");
+    assertThat(Json.write(tree)).isEqualTo("{\"n\":30.0,\"big\":12345678901234567890}");
+    var copy = Json.snapshot(tree);
+    tree.put("n", 1);
+    assertThat(copy.get("n").decimalValue()).isEqualByComparingTo("30.0");
+    assertThatThrownBy(() -> Json.parse("{")).isInstanceOf(IllegalArgumentException.class);
+  }
+}
