@@ -161,6 +161,13 @@ class FileSessionStoreTest {
           .hasMessageContaining("log is not contiguous from seq 0: position 1 holds seq 2");
       assertThatThrownBy(() -> persist(store, header("t"), List.of(event(1))))
           .hasMessageContaining("position 0 holds seq 1");
+      persist(store, header("u"), log(3));
+      List<SessionEvent> later = new ArrayList<>(log(5));
+      later.set(4, event(7));
+      assertThatThrownBy(() -> persist(store, header("u"), later))
+          .hasCauseInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("position 4 holds seq 7");
+      assertThat(store.load("u").orElseThrow().events()).isEqualTo(log(3));
     }
   }
 

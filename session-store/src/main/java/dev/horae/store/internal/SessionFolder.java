@@ -207,14 +207,16 @@ public final class SessionFolder implements AutoCloseable {
    * @throws SessionStoreException when writing or forcing fails, or the folder is closed
    */
   public void persist(SessionHeader newHeader, List<SessionEvent> log) {
-    checkContiguous(log);
     mutex.lock();
     try {
       ensureOpen();
       if (header.isEmpty()) {
+        checkContiguous(log, 0);
         create(newHeader, log);
         return;
       }
+      // the stored prefix was checked when it was written; only the new part can break the seqs
+      checkContiguous(log, written);
       checkContinues(newHeader, log);
       if (log.size() > written) {
         writeLine(log.subList((int) written, log.size()));
@@ -271,8 +273,8 @@ public final class SessionFolder implements AutoCloseable {
     }
   }
 
-  private static void checkContiguous(List<SessionEvent> log) {
-    for (int i = 0; i < log.size(); i++) {
+  private static void checkContiguous(List<SessionEvent> log, long from) {
+    for (int i = (int) from; i < log.size(); i++) {
       long seq = log.get(i).seq();
       if (seq != i) {
         throw new IllegalArgumentException(
