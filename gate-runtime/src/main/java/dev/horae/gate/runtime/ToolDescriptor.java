@@ -1,0 +1,36 @@
+package dev.horae.gate.runtime;
+
+import java.util.Objects;
+
+/**
+ * One tool of an agent snapshot's catalog, as the run engine needs it.
+ *
+ * @param id the canonical tool id; non-empty
+ * @param recoveryPolicy the policy pinned on every call of this tool
+ * @param clientExecuted whether the client executes the tool (such calls bypass the gate chain)
+ */
+public record ToolDescriptor(String id, ToolRecoveryPolicy recoveryPolicy, boolean clientExecuted) {
+
+  /**
+   * Validates the descriptor.
+   *
+   * @throws IllegalArgumentException when the id is empty
+   */
+  public ToolDescriptor {
+    Objects.requireNonNull(id, "id");
+    Objects.requireNonNull(recoveryPolicy, "recoveryPolicy");
+    if (id.isEmpty()) {
+      throw new IllegalArgumentException("tool id must be non-empty");
+    }
+  }
+
+  /**
+   * A host-executed tool with the default {@code neverReplay} policy.
+   *
+   * @param id the tool id
+   * @return the descriptor
+   */
+  public static ToolDescriptor of(String id) {
+    return new ToolDescriptor(id, ToolRecoveryPolicy.neverReplay(), false);
+  }
+}
