@@ -1,0 +1,165 @@
+package dev.horae.conformance;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.domain.JavaMethodCall;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.lang.ArchCondition;
+import com.tngtech.archunit.lang.ConditionEvents;
+import com.tngtech.archunit.lang.SimpleConditionEvent;
+import com.tngtech.archunit.core.domain.JavaClass;
+import com.tngtech.archunit.library.dependencies.SlicesRuleDefinition;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The module layering of {@code ARCHITECTURE.md} over every {@code dev.horae} main class on this
+ * module's classpath (all modules), and the single reader of the system clock.
+ */
+class LayeringTest {
+
+  private static final String SPI = "dev.horae.spi..";
+  private static final String SCHEDULE_CORE = "dev.horae.schedule";
+  private static final String SCHEDULE_CORE_INTERNAL = "dev.horae.schedule.internal..";
+  private static final String SCHEDULE_TOOLS = "dev.horae.schedule.tools..";
+  private static final String TIME_CONTEXT = "dev.horae.timecontext..";
+  private static final String JOBS = "dev.horae.jobs..";
+  private static final String GATE = "dev.horae.gate..";
+  private static final String INVARIANT = "dev.horae.invariant..";
+  private static final String STORE = "dev.horae.store..";
+  private static final String TESTKIT = "dev.horae.testkit..";
+  private static final String CONFORMANCE = "dev.horae.conformance..";
+  private static final String EXAMPLES = "dev.horae.examples..";
+  private static final String BENCHMARKS = "dev.horae.benchmarks..";
+
+  private static JavaClasses classes;
+
+  @BeforeAll
+  static void importAll() {
+    classes = new ClassFileImporter()
+        .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+        .importPackages("dev.horae");
+  }
+
+  @Test
+  void everyModuleIsOnTheImportedClasspath() {
+    assertThat(List.of("dev.horae.spi.time.SystemTime", "dev.horae.schedule.ScheduleFold",
+            "dev.horae.timecontext.TimeReadings", "dev.horae.jobs.JobTexts", "dev.horae.gate.GateJson",
+            "dev.horae.testkit.TestHost", "dev.horae.conformance.ConformanceRunner"))
+        .allSatisfy(name -> assertThat(classes.contain(name)).as(name).isTrue());
+  }
+
+  @Test
+  void theClockRuleCatchesAClockRead() {
+    JavaClasses offender = new ClassFileImporter().importClasses(ClockReader.class);
+    assertThatThrownBy(() -> classes().should(notReadTheSystemClock()).check(offender))
+        .isInstanceOf(AssertionError.class)
+        .hasMessageContaining("Instant.now()")
+        .hasMessageContaining("System.currentTimeMillis()")
+        .hasMessageContaining("Clock.systemUTC()");
+  }
+
+  /** Reads the system clock three ways, so the rule has something to catch. */
+  static final class ClockReader {
+    long read() {
+      return Instant.now().toEpochMilli() + System.currentTimeMillis() + Clock.systemUTC().millis();
+    }
+  }
+
+  @Test
+  void theHostContractDependsOnNoHoraeModule() {
+    noClasses().that().resideInAPackage(SPI)
+        .should().dependOnClassesThat().resideInAnyPackage(SCHEDULE_CORE, SCHEDULE_CORE_INTERNAL,
+            SCHEDULE_TOOLS, TIME_CONTEXT, JOBS, GATE, INVARIANT, STORE, TESTKIT, CONFORMANCE, EXAMPLES, BENCHMARKS)
+        .check(classes);
+  }
+
+  @Test
+  void theScheduleCoreDependsOnlyOnTheContract() {
+    noClasses().that().resideInAnyPackage(SCHEDULE_CORE, SCHEDULE_CORE_INTERNAL)
+        .should().dependOnClassesThat().resideInAnyPackage(SCHEDULE_TOOLS, TIME_CONTEXT, JOBS, GATE,
+            INVARIANT, STORE, TESTKIT, CONFORMANCE, EXAMPLES, BENCHMARKS)
+        .check(classes);
+  }
+
+  @Test
+  void noPluginDependsOnAnotherPlugin() {
+    noClasses().that().resideInAPackage(SCHEDULE_TOOLS)
+        .should().dependOnClassesThat().resideInAnyPackage(TIME_CONTEXT, JOBS, GATE)
+        .check(classes);
+    noClasses().that().resideInAPackage(TIME_CONTEXT)
+        .should().dependOnClassesThat().resideInAnyPackage(SCHEDULE_CORE, SCHEDULE_CORE_INTERNAL,
+            SCHEDULE_TOOLS, JOBS, GATE)
+        .check(classes);
+    noClasses().that().resideInAPackage(JOBS)
+        .should().dependOnClassesThat().resideInAnyPackage(SCHEDULE_CORE, SCHEDULE_CORE_INTERNAL,
+            SCHEDULE_TOOLS, TIME_CONTEXT, GATE)
+        .check(classes);
+    noClasses().that().resideInAPackage(GATE)
+        .should().dependOnClassesThat().resideInAnyPackage(SCHEDULE_CORE, SCHEDULE_CORE_INTERNAL,
+            SCHEDULE_TOOLS, TIME_CONTEXT, JOBS)
+        .check(classes);
+  }
+
+  @Test
+  void libraryModulesDependOnNoApplicationHostImplementationOrTestkit() {
+    noClasses().that().resideInAnyPackage(SPI, SCHEDULE_CORE, SCHEDULE_CORE_INTERNAL, SCHEDULE_TOOLS,
+            TIME_CONTEXT, JOBS, GATE, INVARIANT)
+        .should().dependOnClassesThat().resideInAnyPackage(STORE, TESTKIT, CONFORMANCE, EXAMPLES, BENCHMARKS)
+        .allowEmptyShould(true)
+        .check(classes);
+    noClasses().that().resideInAnyPackage(STORE, TESTKIT)
+        .should().dependOnClassesThat().resideInAnyPackage(SCHEDULE_CORE, SCHEDULE_CORE_INTERNAL,
+            SCHEDULE_TOOLS, TIME_CONTEXT, JOBS, GATE, INVARIANT, CONFORMANCE, EXAMPLES, BENCHMARKS)
+        .allowEmptyShould(true)
+        .check(classes);
+    noClasses().that().resideOutsideOfPackage(CONFORMANCE)
+        .should().dependOnClassesThat().resideInAPackage(CONFORMANCE)
+        .check(classes);
+  }
+
+  @Test
+  void theModulesFormNoCycle() {
+    SlicesRuleDefinition.slices().matching("dev.horae.(*)..").should().beFreeOfCycles().check(classes);
+  }
+
+  @Test
+  void onlySystemTimeReadsTheSystemClock() {
+    classes().that().doNotHaveFullyQualifiedName("dev.horae.spi.time.SystemTime")
+        .should(notReadTheSystemClock())
+        .check(classes);
+  }
+
+  private static final Set<String> CLOCK_OWNERS = Set.of("java.time.Instant", "java.time.LocalDateTime",
+      "java.time.LocalDate", "java.time.LocalTime", "java.time.OffsetDateTime", "java.time.ZonedDateTime",
+      "java.time.OffsetTime", "java.time.Year", "java.time.YearMonth", "java.time.MonthDay");
+
+  // a positive condition on classes(): with noClasses() ArchUnit would invert the events
+  private static ArchCondition<JavaClass> notReadTheSystemClock() {
+    return new ArchCondition<>("not read the system clock (Instant.now, System.currentTimeMillis, Clock.system*)") {
+      @Override
+      public void check(JavaClass item, ConditionEvents events) {
+        for (JavaMethodCall call : item.getMethodCallsFromSelf()) {
+          String owner = call.getTargetOwner().getFullName();
+          String name = call.getName();
+          boolean clock = (owner.equals("java.lang.System") && name.equals("currentTimeMillis"))
+              || (owner.equals("java.time.Clock") && name.startsWith("system"))
+              || (owner.equals("java.time.InstantSource") && name.equals("system"))
+              || (CLOCK_OWNERS.contains(owner) && name.equals("now"));
+          if (clock) {
+            events.add(SimpleConditionEvent.violated(call, call.getDescription()));
+          }
+        }
+      }
+    };
+  }
+}
