@@ -9,6 +9,7 @@ import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -57,6 +58,20 @@ public record TimeContextConfig(String timeZone, long refreshIntervalMs, boolean
    * @throws InvalidConfigException with the exact load-time message
    */
   public static TimeContextConfig validate(JsonNode config, Optional<String> processZone) {
+    return validate(config, () -> processZone);
+  }
+
+  /**
+   * Validates a raw plugin configuration (spec §3.1), reading the process zone only when
+   * {@code timeZone} is absent and only after the other checks passed.
+   *
+   * @param config the raw configuration object (an absent or {@code null} tree means {@code {}})
+   * @param processZone supplies the process zone's name, empty when it cannot be determined; called
+   *     at most once
+   * @return the normalized configuration
+   * @throws InvalidConfigException with the exact load-time message
+   */
+  public static TimeContextConfig validate(JsonNode config, Supplier<Optional<String>> processZone) {
     JsonNode interval = member(config, "refreshIntervalMs");
     long refresh = 0;
     if (interval != null) {
@@ -82,6 +97,7 @@ public record TimeContextConfig(String timeZone, long refreshIntervalMs, boolean
     } else {
       fallback =
           processZone
+              .get()
               .flatMap(ZoneResolver.standard()::canonicalName)
               .orElseThrow(() -> new InvalidConfigException(PREFIX + "failed to resolve the system time zone"));
     }
@@ -98,7 +114,7 @@ public record TimeContextConfig(String timeZone, long refreshIntervalMs, boolean
    * @throws InvalidConfigException with the exact load-time message
    */
   public static TimeContextConfig validate(JsonNode config, ZoneId processZone) {
-    return validate(config, processZoneName(processZone));
+    return validate(config, () -> processZoneName(processZone));
   }
 
   /**
