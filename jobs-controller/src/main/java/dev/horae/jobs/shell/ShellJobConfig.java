@@ -1,0 +1,226 @@
+package dev.horae.jobs.shell;
+
+import dev.horae.spi.jobs.JobsException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.OptionalLong;
+
+/**
+ * Configuration of the shell job producer (jobs spec §7.7). Build with {@link #builder()}; the
+ * constructor validates every key with the specified load-time messages.
+ *
+ * @param shell the shell command prefix; the job's command text is appended as one argument
+ * @param workingDirectory the directory processes start in; empty for the JVM's
+ * @param environment overrides on top of the inherited environment
+ * @param retainHeadBytes bytes kept from the start of an unread window
+ * @param retainTailBytes bytes kept from the end of an unread window
+ * @param killGraceMs delay between the termination request and the forced kill
+ * @param drainGraceMs how long to wait for end of output after the root process exited
+ * @param outputLimitBytes the cap given to every shell job, if any
+ * @param destroyOnJvmExit whether a JVM shutdown hook forcibly destroys live process trees
+ */
+public record ShellJobConfig(
+    List<String> shell,
+    Optional<Path> workingDirectory,
+    Map<String, String> environment,
+    long retainHeadBytes,
+    long retainTailBytes,
+    long killGraceMs,
+    long drainGraceMs,
+    OptionalLong outputLimitBytes,
+    boolean destroyOnJvmExit) {
+
+  /** Largest head + tail retention. */
+  public static final long MAX_RETAINED = 16_777_216;
+
+  private static final long MAX_SAFE = 9007199254740991L;
+
+  /**
+   * Validates the configuration.
+   *
+   * @throws JobsException {@code invalid_config} with the exact load-time message
+   */
+  public ShellJobConfig {
+    shell = List.copyOf(shell);
+    environment = Map.copyOf(environment);
+    Objects.requireNonNull(workingDirectory, "workingDirectory");
+    Objects.requireNonNull(outputLimitBytes, "outputLimitBytes");
+    if (shell.isEmpty() || shell.stream().anyMatch(String::isEmpty)) {
+      throw fail("shell-jobs: shell must be a non-empty list of non-empty strings");
+    }
+    if (workingDirectory.isPresent() && !Files.isDirectory(workingDirectory.get())) {
+      throw fail("shell-jobs: workingDirectory " + workingDirectory.get() + " is not a directory");
+    }
+    atLeast("retainHeadBytes", retainHeadBytes, 0);
+    atLeast("retainTailBytes", retainTailBytes, 64);
+    atLeast("killGraceMs", killGraceMs, 0);
+    atLeast("drainGraceMs", drainGraceMs, 0);
+    if (retainHeadBytes + retainTailBytes > MAX_RETAINED) {
+      throw fail("shell-jobs: retainHeadBytes + retainTailBytes must be at most 16777216");
+    }
+    if (outputLimitBytes.isPresent()
+        && (outputLimitBytes.getAsLong() < 1 || outputLimitBytes.getAsLong() > MAX_SAFE)) {
+      throw fail(
+          "shell-jobs: outputLimitBytes must be a whole number from 1 to 9007199254740991, got "
+              + outputLimitBytes.getAsLong());
+    }
+  }
+
+  /**
+   * The defaults: {@code bash -c}, JVM directory, no overrides, 8192 / 24576 retained bytes, 2000
+   * ms kill grace, 1000 ms drain grace, no cap, destroy on JVM exit.
+   *
+   * @return the default configuration
+   */
+  public static ShellJobConfig defaults() {
+    return builder().build();
+  }
+
+  /**
+   * Starts a builder holding the defaults.
+   *
+   * @return a builder
+   */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  private static void atLeast(String key, long value, long min) {
+    if (value < min || value > MAX_SAFE) {
+      throw fail(
+          "shell-jobs: " + key + " must be a whole number of at least " + min + ", got " + value);
+    }
+  }
+
+  private static JobsException fail(String message) {
+    return new JobsException(JobsException.INVALID_CONFIG, message);
+  }
+
+  /** Builds a {@link ShellJobConfig}. */
+  public static final class Builder {
+    private List<String> shell = List.of("bash", "-c");
+    private Optional<Path> workingDirectory = Optional.empty();
+    private Map<String, String> environment = Map.of();
+    private long retainHeadBytes = 8192;
+    private long retainTailBytes = 24576;
+    private long killGraceMs = 2000;
+    private long drainGraceMs = 1000;
+    private OptionalLong outputLimitBytes = OptionalLong.empty();
+    private boolean destroyOnJvmExit = true;
+
+    private Builder() {}
+
+    /**
+     * Sets the shell prefix.
+     *
+     * @param value e.g. {@code ["bash", "-c"]}
+     * @return this builder
+     */
+    public Builder shell(List<String> value) {
+      shell = value;
+      return this;
+    }
+
+    /**
+     * Sets the working directory.
+     *
+     * @param value an existing directory
+     * @return this builder
+     */
+    public Builder workingDirectory(Path value) {
+      workingDirectory = Optional.of(value);
+      return this;
+    }
+
+    /**
+     * Sets environment overrides.
+     *
+     * @param value name → value
+     * @return this builder
+     */
+    public Builder environment(Map<String, String> value) {
+      environment = value;
+      return this;
+    }
+
+    /**
+     * Sets the retained head and tail sizes.
+     *
+     * @param headBytes bytes kept from a window's start
+     * @param tailBytes bytes kept from a window's end
+     * @return this builder
+     */
+    public Builder retain(long headBytes, long tailBytes) {
+      retainHeadBytes = headBytes;
+      retainTailBytes = tailBytes;
+      return this;
+    }
+
+    /**
+     * Sets the kill grace.
+     *
+     * @param value milliseconds
+     * @return this builder
+     */
+    public Builder killGraceMs(long value) {
+      killGraceMs = value;
+      return this;
+    }
+
+    /**
+     * Sets the drain grace.
+     *
+     * @param value milliseconds
+     * @return this builder
+     */
+    public Builder drainGraceMs(long value) {
+      drainGraceMs = value;
+      return this;
+    }
+
+    /**
+     * Sets the output cap given to every shell job.
+     *
+     * @param value bytes
+     * @return this builder
+     */
+    public Builder outputLimitBytes(long value) {
+      outputLimitBytes = OptionalLong.of(value);
+      return this;
+    }
+
+    /**
+     * Sets whether a shutdown hook destroys live trees.
+     *
+     * @param value the flag
+     * @return this builder
+     */
+    public Builder destroyOnJvmExit(boolean value) {
+      destroyOnJvmExit = value;
+      return this;
+    }
+
+    /**
+     * Builds and validates the configuration.
+     *
+     * @return the configuration
+     * @throws JobsException {@code invalid_config}
+     */
+    public ShellJobConfig build() {
+      return new ShellJobConfig(
+          shell,
+          workingDirectory,
+          environment,
+          retainHeadBytes,
+          retainTailBytes,
+          killGraceMs,
+          drainGraceMs,
+          outputLimitBytes,
+          destroyOnJvmExit);
+    }
+  }
+}
