@@ -274,7 +274,7 @@ public final class AgentRuntime {
           "resume catalog fingerprint does not match the registered snapshot",
           GateRuntimeException.Category.RESOLUTION);
     }
-    Optional<ToolBatch> batch = Optional.ofNullable(view.committedState(ticket.threadId()).get(ToolBatch.STATE_KEY))
+    Optional<ToolBatch> batch = Optional.ofNullable(view.committedRunState(ticket.runId()).get(ToolBatch.STATE_KEY))
         .map(CommitCodec::decodeBatch)
         .filter(b -> b.runId().equals(ticket.runId()));
     List<JsonNode> transcript = new ArrayList<>(committed);
@@ -378,7 +378,7 @@ public final class AgentRuntime {
     }
     AgentSnapshot snap = record.get().ticket().map(ResumeTicket::snapshotId).map(snapshots::get)
         .orElseGet(() -> placeholderSnapshot(runId));
-    Optional<ToolBatch> batch = Optional.ofNullable(view.committedState(threadId).get(ToolBatch.STATE_KEY))
+    Optional<ToolBatch> batch = Optional.ofNullable(view.committedRunState(runId).get(ToolBatch.STATE_KEY))
         .map(CommitCodec::decodeBatch).filter(b -> b.runId().equals(runId));
     RunDriver d = new RunDriver(this, context, runId, threadId, snap, record.get().headSequence(),
         List.of(), batch, 0);

@@ -67,6 +67,14 @@ public interface CommittedThreadView {
   Map<String, JsonNode> committedState(String threadId);
 
   /**
+   * The committed Run-scoped state of one Run (latest value per key), e.g. its tool batch.
+   *
+   * @param runId the Run
+   * @return key to value
+   */
+  Map<String, JsonNode> committedRunState(String runId);
+
+  /**
    * Every active ticket with this flat reason, across every thread the view knows.
    *
    * @param reason the reason

@@ -169,6 +169,15 @@ abstract class LogCommitStore implements CommitStore, CommittedThreadView {
   }
 
   @Override
+  public Map<String, JsonNode> committedRunState(String runId) {
+    String thread = runThreads.get(runId);
+    if (thread == null) {
+      return Map.of();
+    }
+    return read(thread, f -> f.runState(runId));
+  }
+
+  @Override
   public List<ResumeTicket> activeTickets(AwaitReason reason) {
     List<ResumeTicket> out = new ArrayList<>();
     for (String thread : List.copyOf(folds.keySet())) {

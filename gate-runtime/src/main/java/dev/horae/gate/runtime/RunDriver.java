@@ -492,7 +492,7 @@ final class RunDriver {
       if (key.equals(ToolBatch.STATE_KEY)) {
         return batch.map(CommitCodec::encodeBatch);
       }
-      return ctx.store().flatMap(s -> Optional.ofNullable(s.view().committedState(threadId).get(key)))
+      return ctx.store().flatMap(s -> Optional.ofNullable(s.view().committedRunState(runId).get(key)))
           .map(JsonNode::deepCopy);
     }
   }

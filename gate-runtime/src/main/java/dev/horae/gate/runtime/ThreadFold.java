@@ -27,6 +27,7 @@ final class ThreadFold {
   private long consumed;
   private final List<JsonNode> messages = new ArrayList<>();
   private final Map<String, JsonNode> state = new HashMap<>();
+  private final Map<String, Map<String, JsonNode>> runStates = new HashMap<>();
   private final Map<String, RunRecord> runs = new LinkedHashMap<>();
   private Optional<String> latestRun = Optional.empty();
 
@@ -55,10 +56,12 @@ final class ThreadFold {
   void apply(ThreadCommit c, long seq) {
     sequence = seq;
     messages.addAll(c.messages());
+    RunDisposition d = c.run();
+    Map<String, JsonNode> scoped = runStates.computeIfAbsent(d.runId(), r -> new HashMap<>());
     for (StateCommand s : c.state()) {
       state.put(s.key(), s.value());
+      scoped.put(s.key(), s.value());
     }
-    RunDisposition d = c.run();
     Optional<ResumeTicket> ticket =
         d instanceof RunDisposition.Awaiting a ? Optional.of(a.ticket()) : Optional.empty();
     runs.put(d.runId(), new RunRecord(d.runId(), c.threadId(), d.state(), seq, ticket));
@@ -83,6 +86,10 @@ final class ThreadFold {
 
   Map<String, JsonNode> state() {
     return Map.copyOf(state);
+  }
+
+  Map<String, JsonNode> runState(String runId) {
+    return Map.copyOf(runStates.getOrDefault(runId, Map.of()));
   }
 
   Optional<RunRecord> run(String runId) {
