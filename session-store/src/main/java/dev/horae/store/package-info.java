@@ -10,6 +10,12 @@
  * dev.horae.store.CommitLogLockedException}). The gate runtime's commits are atomic multi-event
  * appends to the same logs ({@code spec/gate.md} §12.0), so this store is also its durable commit
  * store.
+ *
+ * <p>{@link dev.horae.store.JdbcSessionStore} keeps the same logs in PostgreSQL through a
+ * host-supplied {@code DataSource}, for more than one machine: one transaction per persist, the
+ * session row locked so concurrent persists take turns, every node reading every node's commits.
+ * Both stores obey one contract: a log contiguous from seq 0 that continues what is stored, an
+ * immutable header, forks stored with their seed, and stale snapshots accepted as already stored.
  */
 @NullMarked
 package dev.horae.store;

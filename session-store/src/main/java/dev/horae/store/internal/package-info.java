@@ -7,7 +7,8 @@
  * concurrent persists of one session share one fsync. Folder names are session ids made safe for a
  * file system ({@link dev.horae.store.internal.FolderNames}); {@link
  * dev.horae.store.internal.Forcer} is the seam through which every fsync goes, so tests can count
- * and hold them.
+ * and hold them. {@link dev.horae.store.internal.SessionTables} holds the JDBC store's schema and
+ * statements.
  */
 @NullMarked
 package dev.horae.store.internal;

@@ -1,0 +1,331 @@
+package dev.horae.store;
+
+import dev.horae.spi.session.EventCodec;
+import dev.horae.spi.session.Json;
+import dev.horae.spi.session.SessionEvent;
+import dev.horae.spi.session.SessionHeader;
+import dev.horae.spi.session.SessionStore;
+import dev.horae.spi.session.StoredSession;
+import dev.horae.store.internal.SessionTables;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import javax.sql.DataSource;
+
+/**
+ * A session store on PostgreSQL (12 or later) through a host-supplied {@link DataSource}: the store
+ * for more than one machine. Each {@link #persist} is one transaction that locks the session's row,
+ * inserts the events beyond the committed length and advances it, so concurrent persists of one
+ * session take turns, a persist lands whole or not at all (an atomic multi-event append is never
+ * split), and every node reads every other node's commits.
+ *
+ * <p>The rules are those of {@link FileSessionStore}: the log must be contiguous from seq 0 and
+ * continue what is stored, the header never changes, a fork's log includes its seed, and a stale
+ * shorter snapshot is already stored. The store writes only what it is given: no database clock.
+ * It does not lease sessions; keeping a session live on one node at a time is the host's part.
+ */
+public final class JdbcSessionStore implements SessionStore {
+
+  /** The default table-name prefix. */
+  public static final String DEFAULT_PREFIX = "horae_";
+
+  private static final int BATCH = 500;
+
+  private final DataSource dataSource;
+  private final SessionTables tables;
+
+  private JdbcSessionStore(DataSource dataSource, SessionTables tables) {
+    this.dataSource = dataSource;
+    this.tables = tables;
+  }
+
+  /**
+   * A store on the default tables {@code horae_session} and {@code horae_event}.
+   *
+   * @param dataSource connections to PostgreSQL
+   * @return the store; call {@link #migrate} once unless the host applies the DDL itself
+   */
+  public static JdbcSessionStore create(DataSource dataSource) {
+    return create(dataSource, DEFAULT_PREFIX);
+  }
+
+  /**
+   * A store on tables {@code <prefix>session} and {@code <prefix>event}.
+   *
+   * @param dataSource connections to PostgreSQL
+   * @param tablePrefix lowercase identifier prefix, e.g. {@code horae_}
+   * @return the store
+   * @throws IllegalArgumentException when the prefix is not a lowercase SQL identifier
+   */
+  public static JdbcSessionStore create(DataSource dataSource, String tablePrefix) {
+    return new JdbcSessionStore(dataSource, new SessionTables(tablePrefix));
+  }
+
+  /**
+   * The DDL this store needs, for hosts that apply schema changes with their own migration tool.
+   *
+   * @return idempotent {@code CREATE TABLE IF NOT EXISTS} statements, in order
+   */
+  public List<String> ddl() {
+    return tables.ddl();
+  }
+
+  /**
+   * Creates the tables unless they exist. Safe to call from several nodes at once.
+   *
+   * @throws SessionStoreException when the database refuses
+   */
+  public void migrate() {
+    try (Connection c = dataSource.getConnection()) {
+      c.setAutoCommit(false);
+      try (PreparedStatement lock = c.prepareStatement("SELECT pg_advisory_xact_lock(?)");
+          Statement ddl = c.createStatement()) {
+        lock.setLong(1, SessionTables.MIGRATION_LOCK);
+        lock.execute();
+        for (String statement : tables.ddl()) {
+          ddl.execute(statement);
+        }
+        c.commit();
+      } catch (SQLException | RuntimeException e) {
+        c.rollback();
+        throw e;
+      }
+    } catch (SQLException e) {
+      throw new SessionStoreException("cannot create the session tables " + tables.sessions() + ", " + tables.events()
+          + ": " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * Makes the session's log durable in one transaction. The stage is already complete when this
+   * returns: normally once the transaction committed, exceptionally with {@link
+   * IllegalArgumentException} when the log is not contiguous from seq 0, does not continue what is
+   * stored, lacks a fork's seed, or comes with a different header, and with {@link
+   * SessionStoreException} when the database fails. A rejected persist changes nothing.
+   *
+   * @param header the session's header; stored with the first persist, must not change afterwards
+   * @param log the whole raw log, an atomic snapshot
+   * @return a completed stage
+   */
+  @Override
+  public CompletionStage<Void> persist(SessionHeader header, List<SessionEvent> log) {
+    try {
+      if (header.seedLength() > log.size()) {
+        throw new IllegalArgumentException(
+            "log of session " + header.id() + " holds " + log.size() + " events, fewer than its seedLength "
+                + header.seedLength() + " (a fork's log must include its seed)");
+      }
+      // read committed: FOR UPDATE then waits for a concurrent persist and reads its result
+      inTransaction(header.id(), Connection.TRANSACTION_READ_COMMITTED, c -> persistIn(c, header, log));
+      return CompletableFuture.completedFuture(null);
+    } catch (RuntimeException e) {
+      return CompletableFuture.failedFuture(e);
+    }
+  }
+
+  private void persistIn(Connection c, SessionHeader header, List<SessionEvent> log) throws SQLException {
+    String id = header.id();
+    try (PreparedStatement insert = c.prepareStatement(tables.insertSession())) {
+      insert.setString(1, id);
+      insert.setString(2, Json.write(header.toJson()));
+      insert.executeUpdate();
+    }
+    long length;
+    try (PreparedStatement lock = c.prepareStatement(tables.lockSession())) {
+      lock.setString(1, id);
+      try (ResultSet row = lock.executeQuery()) {
+        if (!row.next()) {
+          throw new SessionStoreException("session " + id + " vanished from " + tables.sessions() + " during a persist");
+        }
+        SessionHeader stored = readHeader(id, row.getString(1));
+        if (!stored.equals(header)) {
+          throw new IllegalArgumentException(
+              "header of session " + id + " differs from the stored one: " + header.toJson() + " vs " + stored.toJson());
+        }
+        length = row.getLong(2);
+      }
+    }
+    if (log.size() <= length) {
+      // a stale snapshot: a prefix of what is committed
+      return;
+    }
+    for (int i = (int) length; i < log.size(); i++) {
+      if (log.get(i).seq() != i) {
+        throw new IllegalArgumentException("log is not contiguous from seq 0: position " + i + " holds seq " + log.get(i).seq());
+      }
+    }
+    if (length > 0) {
+      checkContinues(c, id, log.get((int) length - 1));
+    }
+    try (PreparedStatement insert = c.prepareStatement(tables.insertEvent())) {
+      int pending = 0;
+      for (SessionEvent e : log.subList((int) length, log.size())) {
+        insert.setString(1, id);
+        insert.setLong(2, e.seq());
+        insert.setString(3, e.type());
+        insert.setString(4, Json.write(EventCodec.toJson(e)));
+        insert.addBatch();
+        if (++pending == BATCH) {
+          insert.executeBatch();
+          pending = 0;
+        }
+      }
+      if (pending > 0) {
+        insert.executeBatch();
+      }
+    }
+    try (PreparedStatement update = c.prepareStatement(tables.updateLength())) {
+      update.setLong(1, log.size());
+      update.setString(2, id);
+      update.executeUpdate();
+    }
+  }
+
+  private void checkContinues(Connection c, String id, SessionEvent mine) throws SQLException {
+    try (PreparedStatement read = c.prepareStatement(tables.readEvent())) {
+      read.setString(1, id);
+      read.setLong(2, mine.seq());
+      try (ResultSet row = read.executeQuery()) {
+        if (!row.next()) {
+          throw new SessionStoreException("session " + id + " has no stored event at seq " + mine.seq() + " in " + tables.events());
+        }
+        SessionEvent last = decode(id, mine.seq(), row.getString(1));
+        if (!last.type().equals(mine.type()) || last.time() != mine.time()) {
+          throw new IllegalArgumentException(
+              "log of session " + id + " does not continue the stored log: seq " + last.seq() + " is stored as "
+                  + last.type() + "@" + last.time() + " but given as " + mine.type() + "@" + mine.time());
+        }
+      }
+    }
+  }
+
+  /**
+   * Loads a session as last committed, in one repeatable-read transaction.
+   *
+   * @param id session id
+   * @return header and events, or empty when the store has no such session
+   * @throws SessionStoreException when the stored rows are not a contiguous log or the database fails
+   */
+  @Override
+  public Optional<StoredSession> load(String id) {
+    List<Optional<StoredSession>> result = new ArrayList<>(1);
+    // repeatable read: the length and the events come from one snapshot
+    inTransaction(id, Connection.TRANSACTION_REPEATABLE_READ, c -> {
+      result.add(loadIn(c, id));
+    });
+    return result.get(0);
+  }
+
+  private Optional<StoredSession> loadIn(Connection c, String id) throws SQLException {
+    SessionHeader header;
+    long length;
+    try (PreparedStatement read = c.prepareStatement(tables.readSession())) {
+      read.setString(1, id);
+      try (ResultSet row = read.executeQuery()) {
+        if (!row.next()) {
+          return Optional.empty();
+        }
+        header = readHeader(id, row.getString(1));
+        length = row.getLong(2);
+      }
+    }
+    List<SessionEvent> events = new ArrayList<>();
+    try (PreparedStatement read = c.prepareStatement(tables.readEvents())) {
+      read.setFetchSize(1000);
+      read.setString(1, id);
+      read.setLong(2, length);
+      try (ResultSet rows = read.executeQuery()) {
+        while (rows.next()) {
+          long seq = rows.getLong(1);
+          if (seq != events.size()) {
+            throw new SessionStoreException(
+                "session " + id + " in " + tables.events() + " is not contiguous: expected seq " + events.size()
+                    + ", found " + seq);
+          }
+          events.add(decode(id, seq, rows.getString(2)));
+        }
+      }
+    }
+    if (events.size() != length) {
+      throw new SessionStoreException(
+          "session " + id + " has length " + length + " in " + tables.sessions() + " but " + events.size() + " events in "
+              + tables.events());
+    }
+    return Optional.of(new StoredSession(header, events));
+  }
+
+  /**
+   * Ids of every stored session.
+   *
+   * @return the ids
+   * @throws SessionStoreException when the database fails
+   */
+  @Override
+  public Set<String> ids() {
+    Set<String> ids = new HashSet<>();
+    try (Connection c = dataSource.getConnection();
+        PreparedStatement list = c.prepareStatement(tables.listSessions());
+        ResultSet rows = list.executeQuery()) {
+      while (rows.next()) {
+        ids.add(rows.getString(1));
+      }
+    } catch (SQLException e) {
+      throw new SessionStoreException("cannot list " + tables.sessions() + ": " + e.getMessage(), e);
+    }
+    return Set.copyOf(ids);
+  }
+
+  private SessionHeader readHeader(String id, String text) {
+    try {
+      return SessionHeader.fromJson(Json.parse(text));
+    } catch (IllegalArgumentException e) {
+      throw new SessionStoreException("session " + id + " has a corrupt header in " + tables.sessions() + ": " + e.getMessage(), e);
+    }
+  }
+
+  private SessionEvent decode(String id, long seq, String text) {
+    SessionEvent event;
+    try {
+      event = EventCodec.fromJson(Json.parse(text));
+    } catch (IllegalArgumentException e) {
+      throw new SessionStoreException(
+          "session " + id + " has a corrupt event at seq " + seq + " in " + tables.events() + ": " + e.getMessage(), e);
+    }
+    if (event.seq() != seq) {
+      throw new SessionStoreException(
+          "session " + id + " has an event claiming seq " + event.seq() + " in the row of seq " + seq + " in " + tables.events());
+    }
+    return event;
+  }
+
+  /** Work inside one transaction. */
+  @FunctionalInterface
+  private interface Work {
+    void run(Connection c) throws SQLException;
+  }
+
+  private void inTransaction(String id, int isolation, Work work) {
+    try (Connection c = dataSource.getConnection()) {
+      c.setAutoCommit(false);
+      c.setTransactionIsolation(isolation);
+      try {
+        work.run(c);
+        c.commit();
+      } catch (SQLException | RuntimeException e) {
+        c.rollback();
+        throw e;
+      }
+    } catch (SQLException e) {
+      throw new SessionStoreException("database failure on session " + id + ": " + e.getMessage(), e);
+    }
+  }
+}
