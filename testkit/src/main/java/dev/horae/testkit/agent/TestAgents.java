@@ -21,6 +21,7 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executor;
 import java.util.function.Consumer;
 
 /**
@@ -36,18 +37,19 @@ public final class TestAgents implements AgentRegistry {
   private final List<PreStepListener> prepended = new ArrayList<>();
   private final List<PreStepListener> appended = new ArrayList<>();
   private final TurnLoop loop;
-  private final DriverQueue drivers;
+  private final Executor drivers;
   private final WarningSink warnings;
   private int withoutInitiatorRuns;
 
   /**
    * Creates the registry.
    *
-   * @param drivers where turn drivers are queued
+   * @param drivers where turn drivers run: a {@link DriverQueue} for deterministic tests, or any
+   *     executor (for example a single thread) for a live host; never the waking thread
    * @param loop the turn loop
    * @param warnings where contained listener failures go
    */
-  public TestAgents(DriverQueue drivers, TurnLoop loop, WarningSink warnings) {
+  public TestAgents(Executor drivers, TurnLoop loop, WarningSink warnings) {
     this.drivers = drivers;
     this.loop = loop;
     this.warnings = warnings;
