@@ -6,10 +6,15 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import dev.horae.conformance.scenario.PluginCatalog;
+import dev.horae.conformance.scenario.ScenarioHosts;
+import dev.horae.conformance.scenario.ScenarioRunner;
+import dev.horae.conformance.scenario.TestkitScenarioHosts;
 
 /**
- * The command line of {@code conformance.jar}: {@code java -jar conformance.jar FILE_OR_DIR...}.
- * Prints one {@code FAIL} line per failing case and the closing {@code N passed, N failed} line;
+ * The command line of {@code conformance.jar}: {@code java -jar conformance.jar [--host CLASS]
+ * FILE_OR_DIR...}. Vector cases run against the library; {@code scenario} cases run on the
+ * in-memory reference host, or on the {@link ScenarioHosts} class named by {@code --host}. Prints one {@code FAIL} line per failing case and the closing {@code N passed, N failed} line;
  * exits 0 only when nothing failed, 1 when a case failed, 2 on a usage or I/O error.
  */
 public final class Conformance {
@@ -19,12 +24,26 @@ public final class Conformance {
   /**
    * Runs the cases named on the command line and exits with the run's status.
    *
-   * @param args files and directories of cases
+   * @param args {@code [--host CLASS] FILE_OR_DIR...}
    */
   public static void main(String[] args) {
     PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
     PrintStream err = new PrintStream(System.err, true, StandardCharsets.UTF_8);
-    System.exit(run(args, ConformanceRunner.standard(List.of()), out, err));
+    List<String> paths = new ArrayList<>(List.of(args));
+    ScenarioHosts hosts = new TestkitScenarioHosts();
+    if (paths.size() >= 2 && paths.get(0).equals("--host")) {
+      try {
+        hosts = Class.forName(paths.get(1)).asSubclass(ScenarioHosts.class).getConstructor().newInstance();
+      } catch (ReflectiveOperationException | ClassCastException e) {
+        err.println("conformance: --host needs a ScenarioHosts class with a public no-argument constructor: " + e);
+        System.exit(2);
+        return;
+      }
+      paths = paths.subList(2, paths.size());
+    }
+    ConformanceRunner runner =
+        ConformanceRunner.standard(List.of(new ScenarioRunner(hosts, PluginCatalog.standard())));
+    System.exit(run(paths.toArray(new String[0]), runner, out, err));
   }
 
   /**
@@ -38,7 +57,7 @@ public final class Conformance {
    */
   public static int run(String[] args, ConformanceRunner runner, PrintStream out, PrintStream err) {
     if (args.length == 0) {
-      err.println("usage: java -jar conformance.jar FILE_OR_DIR...");
+      err.println("usage: java -jar conformance.jar [--host CLASS] FILE_OR_DIR...");
       return 2;
     }
     List<Path> paths = new ArrayList<>();

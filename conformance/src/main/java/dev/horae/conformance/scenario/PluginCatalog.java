@@ -1,0 +1,64 @@
+package dev.horae.conformance.scenario;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.horae.spi.plugin.Plugin;
+import dev.horae.timecontext.plugin.TimeContextPlugin;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Function;
+
+/**
+ * The plugins a scenario may install by name, each built from the scenario's raw configuration
+ * object.
+ */
+public final class PluginCatalog {
+
+  private final Map<String, Function<JsonNode, Plugin>> factories = new LinkedHashMap<>();
+
+  /** Creates an empty catalogue. */
+  public PluginCatalog() {}
+
+  /**
+   * The Horae plugins available in this build: {@code time-context}.
+   *
+   * @return the catalogue
+   */
+  public static PluginCatalog standard() {
+    return new PluginCatalog().register(TimeContextPlugin.NAME, TimeContextPlugin::withConfig);
+  }
+
+  /**
+   * Adds (or replaces) a plugin factory.
+   *
+   * @param name the name scenarios use
+   * @param factory builds the plugin from its raw configuration object
+   * @return this catalogue
+   */
+  public PluginCatalog register(String name, Function<JsonNode, Plugin> factory) {
+    factories.put(name, factory);
+    return this;
+  }
+
+  /**
+   * Builds a plugin.
+   *
+   * @param name the plugin name
+   * @param config its raw configuration
+   * @return the plugin, or empty when the name is unknown
+   */
+  public Optional<Plugin> create(String name, JsonNode config) {
+    Function<JsonNode, Plugin> f = factories.get(name);
+    return f == null ? Optional.empty() : Optional.of(f.apply(config));
+  }
+
+  /**
+   * The known names.
+   *
+   * @return the names, in registration order
+   */
+  public Set<String> names() {
+    return factories.keySet();
+  }
+}

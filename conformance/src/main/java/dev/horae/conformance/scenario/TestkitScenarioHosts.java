@@ -1,0 +1,221 @@
+package dev.horae.conformance.scenario;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.horae.spi.agent.Agent;
+import dev.horae.spi.message.UserMessage;
+import dev.horae.spi.plugin.Host;
+import dev.horae.spi.session.CreateOptions;
+import dev.horae.spi.session.Session;
+import dev.horae.testkit.TestHost;
+import dev.horae.testkit.agent.ModelReply;
+import dev.horae.testkit.agent.ScriptedModel;
+import dev.horae.testkit.agent.TestAgent;
+import dev.horae.testkit.session.HeldFlush;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletionException;
+
+/** The scenario binding of the in-memory reference host ({@code testkit}'s {@link TestHost}). */
+public final class TestkitScenarioHosts implements ScenarioHosts {
+
+  /** Creates the factory. */
+  public TestkitScenarioHosts() {}
+
+  @Override
+  public ScenarioHost create(HostSetup setup) {
+    return new Bound(TestHost.builder()
+        .start(setup.start())
+        .processZone(setup.processZone())
+        .persistence(setup.persistence())
+        .build());
+  }
+
+  /** One reference host. */
+  private static final class Bound implements ScenarioHost {
+    private final TestHost host;
+    private final Map<String, HeldFlush> held = new HashMap<>();
+    private int callIds;
+
+    Bound(TestHost host) {
+      this.host = host;
+    }
+
+    @Override
+    public Host host() {
+      return host;
+    }
+
+    @Override
+    public Agent createAgent(CreateOptions options) {
+      return host.createAgent(options);
+    }
+
+    @Override
+    public Agent agentFor(Session session) {
+      return host.agentFor(session);
+    }
+
+    @Override
+    public Agent createChildAgent(Agent parent) {
+      return host.createChildAgent(test(parent));
+    }
+
+    @Override
+    public void script(Agent agent, List<JsonNode> replies) {
+      ScriptedModel model = new ScriptedModel();
+      for (JsonNode r : replies) {
+        model.then(reply(r));
+      }
+      test(agent).useModel(model);
+    }
+
+    private ModelReply reply(JsonNode r) {
+      if (r.path("text").isTextual()) {
+        return new ModelReply.Text(r.get("text").textValue());
+      }
+      if (r.path("fail").isTextual()) {
+        return new ModelReply.Failure(r.get("fail").textValue());
+      }
+      List<ModelReply.Call> calls = new ArrayList<>();
+      if (r.path("call").isObject()) {
+        calls.add(call(r.get("call")));
+      } else if (r.path("calls").isArray()) {
+        r.get("calls").forEach(c -> calls.add(call(c)));
+      } else {
+        throw new IllegalArgumentException("a model reply is {text}, {call}, {calls} or {fail}: " + r);
+      }
+      return new ModelReply.ToolCalls(calls);
+    }
+
+    private ModelReply.Call call(JsonNode c) {
+      if (!c.path("tool").isTextual() || !c.path("args").isObject()) {
+        throw new IllegalArgumentException("a scripted call is {tool, args, callId?}: " + c);
+      }
+      String id = c.path("callId").isTextual() ? c.get("callId").textValue() : nextCallId();
+      return new ModelReply.Call(id, c.get("tool").textValue(), c.get("args"));
+    }
+
+    private String nextCallId() {
+      callIds++;
+      return "model-call-" + callIds;
+    }
+
+    @Override
+    public void prompt(Agent agent, String text, Optional<String> rpcId, Optional<String> clientTimeZone) {
+      if (rpcId.isPresent()) {
+        host.prompt(test(agent), text, rpcId.get(), clientTimeZone);
+      } else {
+        host.prompt(test(agent), text);
+      }
+    }
+
+    @Override
+    public void settle() {
+      host.settle();
+    }
+
+    @Override
+    public void advance(Duration amount) {
+      host.advance(amount);
+    }
+
+    @Override
+    public void setWall(Instant wall) {
+      host.time().setWall(wall);
+    }
+
+    @Override
+    public void setProcessZone(ZoneId zone) {
+      host.zone().set(zone);
+    }
+
+    @Override
+    public void setBusy(Agent agent) {
+      test(agent).setBusy();
+    }
+
+    @Override
+    public void setIdle(Agent agent) {
+      test(agent).setIdle();
+    }
+
+    @Override
+    public List<UserMessage> followUps(Agent agent) {
+      return test(agent).followups();
+    }
+
+    @Override
+    public List<UserMessage> injections(Agent agent) {
+      return test(agent).injections();
+    }
+
+    @Override
+    public void failNextFlushes(int count, String message) {
+      for (int i = 0; i < count; i++) {
+        host.store().script().thenFail(new IllegalStateException(message));
+      }
+    }
+
+    @Override
+    public void holdNextFlush(String name) {
+      held.put(name, host.store().script().thenHold());
+    }
+
+    @Override
+    public void releaseFlush(String name) {
+      heldFlush(name).release();
+    }
+
+    @Override
+    public void failHeldFlush(String name, String message) {
+      heldFlush(name).fail(new IllegalStateException(message));
+    }
+
+    private HeldFlush heldFlush(String name) {
+      HeldFlush h = held.get(name);
+      if (h == null) {
+        throw new IllegalArgumentException("no held flush named " + name);
+      }
+      return h;
+    }
+
+    @Override
+    public ScenarioHost restart() {
+      return new Bound(host.restart());
+    }
+
+    @Override
+    public void dispose(Agent agent) {
+      var stage = host.dispose(test(agent)).toCompletableFuture();
+      host.settle();
+      try {
+        stage.join();
+      } catch (CompletionException e) {
+        throw new IllegalStateException("disposal failed: " + e.getCause(), e);
+      }
+    }
+
+    @Override
+    public List<String> warnings() {
+      return host.warnings().messages();
+    }
+
+    @Override
+    public int pendingTimers() {
+      return host.time().pendingTimers();
+    }
+
+    private static TestAgent test(Agent agent) {
+      if (!(agent instanceof TestAgent t)) {
+        throw new IllegalArgumentException("not an agent of this host: " + agent.id());
+      }
+      return t;
+    }
+  }
+}
