@@ -50,6 +50,14 @@ class TimeContextPluginTest {
     return reading.data().path("content").get(0).path("text").textValue();
   }
 
+  private static Throwable rootCause(Throwable t) {
+    Throwable c = t;
+    while (c.getCause() != null && c.getCause() != c) {
+      c = c.getCause();
+    }
+    return c;
+  }
+
   private static List<String> types(Session session) {
     return session.events().stream().map(SessionEvent::type).toList();
   }
@@ -321,5 +329,34 @@ class TimeContextPluginTest {
     host.settle();
     assertThat(text(readings(agent.session()).get(0))).doesNotContain("Browser").contains("[UTC]");
     assertThat(seen.get(0).orElseThrow().client()).isEqualTo(new ClientZoneContext.Resolved("Asia/Shanghai"));
+  }
+
+  @Test
+  void anInvalidRecordedClientZoneFailsTheStepInTheThreeLineFormOnly() {
+    for (boolean guided : List.of(true, false)) {
+      TestHost host = host();
+      host.install(TimeContextPlugin.withConfig(Json.parse("{\"clientZoneGuidance\":" + guided + "}")));
+      TestAgent agent = agent(host);
+      // a non-conforming host recorded a zone it should have canonicalized
+      host.agents().onPreStep(step -> {
+        agent.session().append(
+            EventTypes.USER_MESSAGE,
+            Json.parse("{\"id\":\"x\",\"role\":\"user\",\"content\":[{\"type\":\"text\",\"text\":\"hi\"}],"
+                + "\"source\":{\"kind\":\"user\",\"rpcId\":\"r\",\"clientTimeZone\":\"US/Eastern\"}}"),
+            AppendOptions.VISIBLE);
+        return step.next();
+      }, false);
+      host.prompt(agent, "hello");
+      host.settle();
+      if (guided) {
+        assertThat(readings(agent.session())).isEmpty();
+        assertThat(types(agent.session())).doesNotContain("step/start");
+        // the turn failed with the derivation's message
+        assertThat(host.warnings().causes())
+            .anySatisfy(c -> assertThat(rootCause(c)).hasMessage("browser time zone must be canonical: \"US/Eastern\""));
+      } else {
+        assertThat(readings(agent.session())).hasSize(1);
+      }
+    }
   }
 }
