@@ -30,10 +30,6 @@ final class Hooks<T> {
     return entries.stream().map(e -> e.hook).toList();
   }
 
-  boolean isEmpty() {
-    return entries.isEmpty();
-  }
-
   /** Identity-compared holder, so removal never confuses two registrations of one callback. */
   private static final class Entry<T> {
     final T hook;

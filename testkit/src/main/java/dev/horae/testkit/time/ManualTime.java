@@ -10,6 +10,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.PriorityQueue;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * A manual time source with two separately controllable readings (host contract §12.5): a wall
@@ -36,6 +37,11 @@ public final class ManualTime implements InstantSource, Timers {
       Comparator.comparingLong((Timer t) -> t.due).thenComparingLong(t -> t.order);
 
   private final Object lock = new Object();
+  /**
+   * Serializes whole advances, so two threads advancing at once move time by the sum of their
+   * amounts; reentrant because a task may itself advance time.
+   */
+  private final ReentrantLock advancing = new ReentrantLock();
   private final PriorityQueue<Timer> queue = new PriorityQueue<>(DUE_ORDER);
   private Instant wall;
   private long mono;
@@ -111,30 +117,35 @@ public final class ManualTime implements InstantSource, Timers {
       throw new IllegalArgumentException("cannot advance time by a negative amount: " + amount);
     }
     List<RuntimeException> failures = new ArrayList<>();
-    Duration remaining = amount;
-    long target;
-    synchronized (lock) {
-      target = saturatedAdd(mono, nonNegativeNanos(amount));
-    }
-    while (true) {
-      Timer next;
+    advancing.lock();
+    try {
+      Duration remaining = amount;
+      long target;
       synchronized (lock) {
-        Timer head = queue.peek();
-        if (head == null || head.due > target) {
-          // no more due timers in this window: move the rest of the way in one step
-          wall = wall.plus(remaining);
-          mono = Math.max(mono, target);
-          break;
-        }
-        queue.poll();
-        long step = Math.max(0, head.due - mono);
-        wall = wall.plusNanos(step);
-        remaining = remaining.minusNanos(step);
-        mono = Math.max(mono, head.due);
-        head.ran = true;
-        next = head;
+        target = saturatedAdd(mono, nonNegativeNanos(amount));
       }
-      runContained(next, failures);
+      while (true) {
+        Timer next;
+        synchronized (lock) {
+          Timer head = queue.peek();
+          if (head == null || head.due > target) {
+            // no more due timers in this window: move the rest of the way in one step
+            wall = wall.plus(remaining);
+            mono = Math.max(mono, target);
+            break;
+          }
+          queue.poll();
+          long step = Math.max(0, head.due - mono);
+          wall = wall.plusNanos(step);
+          remaining = remaining.minusNanos(step);
+          mono = Math.max(mono, head.due);
+          head.ran = true;
+          next = head;
+        }
+        runContained(next, failures);
+      }
+    } finally {
+      advancing.unlock();
     }
     rethrow(failures);
   }

@@ -259,4 +259,37 @@ class ManualTimeTest {
     assertThat(runs.get()).isEqualTo(threads * perThread);
     assertThat(order).isSorted();
   }
+
+  @Test
+  void concurrentAdvancesAddUp() throws InterruptedException {
+    int threads = 4;
+    AtomicInteger runs = new AtomicInteger();
+    for (int i = 1; i <= 40; i++) {
+      time.schedule(Duration.ofSeconds(i), runs::incrementAndGet);
+    }
+    ExecutorService pool = Executors.newFixedThreadPool(threads);
+    CountDownLatch start = new CountDownLatch(1);
+    CountDownLatch done = new CountDownLatch(threads);
+    try {
+      for (int t = 0; t < threads; t++) {
+        pool.execute(() -> {
+          try {
+            start.await();
+            time.advance(Duration.ofSeconds(10));
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+          } finally {
+            done.countDown();
+          }
+        });
+      }
+      start.countDown();
+      assertThat(done.await(30, TimeUnit.SECONDS)).isTrue();
+    } finally {
+      pool.shutdownNow();
+    }
+    assertThat(time.monotonicNanos()).isEqualTo(Duration.ofSeconds(40).toNanos());
+    assertThat(time.instant()).isEqualTo(START.plusSeconds(40));
+    assertThat(runs.get()).isEqualTo(40);
+  }
 }
