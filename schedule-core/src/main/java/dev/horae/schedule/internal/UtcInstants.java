@@ -1,6 +1,5 @@
 package dev.horae.schedule.internal;
 
-import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.util.OptionalLong;
@@ -119,18 +118,50 @@ public final class UtcInstants {
         || minute < 0 || minute > 59 || second < 0 || second > 59 || ms < 0) {
       return Verdict.GRAMMAR;
     }
-    if (day > LocalDate.of(year, month, 1).lengthOfMonth()) {
+    if (day > lengthOfMonth(year, month)) {
       return Verdict.NOT_REAL;
     }
     return Verdict.CANONICAL;
   }
 
   private static long epochOf(String text) {
-    LocalDateTime t =
-        LocalDateTime.of(
-            digits(text, 0, 4), digits(text, 5, 2), digits(text, 8, 2), digits(text, 11, 2),
-            digits(text, 14, 2), digits(text, 17, 2));
-    return t.toEpochSecond(ZoneOffset.UTC) * 1000L + digits(text, 20, 3);
+    // the hot path of decode: plain arithmetic, no java.time allocation per event
+    long days = epochDay(digits(text, 0, 4), digits(text, 5, 2), digits(text, 8, 2));
+    long seconds =
+        days * 86_400L + digits(text, 11, 2) * 3600L + digits(text, 14, 2) * 60L + digits(text, 17, 2);
+    return seconds * 1000L + digits(text, 20, 3);
+  }
+
+  /**
+   * Days from 1970-01-01 to a proleptic-Gregorian date (the civil-from-days inverse).
+   *
+   * @param year the year
+   * @param month 1–12
+   * @param day 1–31
+   * @return the epoch day
+   */
+  public static long epochDay(int year, int month, int day) {
+    long y = month <= 2 ? year - 1L : year;
+    long era = Math.floorDiv(y, 400L);
+    long yoe = y - era * 400L;
+    long doy = (153L * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1;
+    long doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    return era * 146_097L + doe - 719_468L;
+  }
+
+  /**
+   * The number of days in a proleptic-Gregorian month.
+   *
+   * @param year the year
+   * @param month 1–12
+   * @return 28–31
+   */
+  public static int lengthOfMonth(int year, int month) {
+    if (month == 2) {
+      boolean leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
+      return leap ? 29 : 28;
+    }
+    return month == 4 || month == 6 || month == 9 || month == 11 ? 30 : 31;
   }
 
   /**

@@ -1,0 +1,54 @@
+package dev.horae.schedule;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.horae.spi.session.SessionEvent;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Decode+fold throughput over 1,000,000 events (issue acceptance: at least 500,000 events/s), and
+ * the incremental fold absorbing one event at a time. Tagged {@code slow}; run with
+ * {@code -Pslow}. It prints the measured figures; the JMH benchmark module repeats them with
+ * proper warm-up.
+ */
+@Tag("slow")
+class FoldThroughputTest {
+
+  @Test
+  void decodeAndFoldOfAMillionEvents() {
+    List<SessionEvent> events = FoldPropertiesTest.randomValidLog(new Random(5), 1_000_000);
+    ScheduleFold.fold(events.subList(0, 200_000), 0); // warm-up
+    long best = Long.MAX_VALUE;
+    ScheduleState state = null;
+    for (int run = 0; run < 3; run++) {
+      long t0 = System.nanoTime();
+      state = ScheduleFold.fold(events, 0);
+      best = Math.min(best, System.nanoTime() - t0);
+    }
+    double perSecond = events.size() / (best / 1e9);
+    System.out.printf("FOLD full: %,d events in %.1f ms = %,.0f events/s%n",
+        events.size(), best / 1e6, perSecond);
+    assertThat(state).isNotNull();
+    assertThat(perSecond).isGreaterThanOrEqualTo(500_000);
+  }
+
+  @Test
+  void incrementalAbsorbOfOneEventAtATime() {
+    List<SessionEvent> events = FoldPropertiesTest.randomValidLog(new Random(6), 1_000_000);
+    List<SessionEvent> growing = new ArrayList<>(events.size());
+    ScheduleFold fold = ScheduleFold.start(0);
+    long t0 = System.nanoTime();
+    for (SessionEvent e : events) {
+      growing.add(e);
+      fold.absorbLog(growing);
+    }
+    long elapsed = System.nanoTime() - t0;
+    System.out.printf("FOLD incremental: %,d single-event absorbs in %.1f ms = %,.0f events/s%n",
+        events.size(), elapsed / 1e6, events.size() / (elapsed / 1e9));
+    assertThat(fold.state()).isEqualTo(ScheduleFold.fold(events, 0));
+  }
+}

@@ -1,0 +1,41 @@
+package dev.horae.schedule;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import org.junit.jupiter.api.Test;
+
+/** The Schedule core is pure (spec §1.1): no clock reads, threads, I/O, logging or JDBC. */
+class PurityArchTest {
+
+  private static final JavaClasses CORE = new ClassFileImporter()
+      .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+      .importPackages("dev.horae.schedule");
+
+  @Test
+  void readsNoClock() {
+    noClasses().should().callMethod(System.class, "currentTimeMillis")
+        .orShould().callMethod(System.class, "nanoTime")
+        .orShould().callMethodWhere(com.tngtech.archunit.core.domain.JavaCall.Predicates.target(
+            com.tngtech.archunit.core.domain.properties.HasName.Predicates.name("now")))
+        .orShould().dependOnClassesThat().haveFullyQualifiedName("java.time.Clock")
+        .orShould().dependOnClassesThat().haveFullyQualifiedName("java.time.InstantSource")
+        .check(CORE);
+  }
+
+  @Test
+  void startsNoThreadsAndDoesNoIo() {
+    noClasses().should().dependOnClassesThat().resideInAnyPackage(
+            "java.io..", "java.nio..", "java.net..", "java.sql..", "javax.sql..",
+            "java.util.concurrent..", "java.util.logging..", "org.slf4j..", "java.lang.management..")
+        .orShould().dependOnClassesThat().haveFullyQualifiedName("java.lang.Thread")
+        .orShould().dependOnClassesThat().haveFullyQualifiedName("java.lang.ProcessBuilder")
+        .orShould().dependOnClassesThat().haveFullyQualifiedName("java.lang.Runtime")
+        .orShould().dependOnClassesThat().haveFullyQualifiedName("java.util.Random")
+        .orShould().accessField(System.class, "out")
+        .orShould().accessField(System.class, "err")
+        .check(CORE);
+  }
+}
