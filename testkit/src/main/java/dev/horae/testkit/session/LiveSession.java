@@ -12,7 +12,6 @@ import java.util.AbstractList;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.locks.ReentrantLock;
-import org.jspecify.annotations.Nullable;
 
 /**
  * One live in-memory session: its header and raw log, appended under a per-session lock so that
@@ -23,15 +22,14 @@ final class LiveSession implements Session {
   private final InMemorySessions owner;
   private final SessionHeader header;
   private final ReentrantLock lock = new ReentrantLock();
-  private final ArrayList<SessionEvent> log;
+  /** Guarded by {@link #lock}. */
+  private final AppendOnlyLog log;
   private volatile boolean live = true;
-  /** Cached immutable copy of {@link #log}; dropped on every append. Guarded by {@link #lock}. */
-  private @Nullable List<SessionEvent> snapshot;
 
   LiveSession(InMemorySessions owner, SessionHeader header, List<SessionEvent> initial) {
     this.owner = owner;
     this.header = header;
-    this.log = new ArrayList<>(initial);
+    this.log = new AppendOnlyLog(initial);
   }
 
   @Override
@@ -48,12 +46,7 @@ final class LiveSession implements Session {
   public List<SessionEvent> events() {
     lock.lock();
     try {
-      List<SessionEvent> s = snapshot;
-      if (s == null) {
-        s = List.copyOf(log);
-        snapshot = s;
-      }
-      return s;
+      return log.snapshot();
     } finally {
       lock.unlock();
     }
@@ -66,8 +59,7 @@ final class LiveSession implements Session {
     }
     lock.lock();
     try {
-      int from = (int) Math.min(fromSeq, log.size());
-      return List.copyOf(log.subList(from, log.size()));
+      return log.from((int) Math.min(fromSeq, Integer.MAX_VALUE));
     } finally {
       lock.unlock();
     }
@@ -108,7 +100,7 @@ final class LiveSession implements Session {
         SessionEvent event = new SessionEvent(
             (long) log.size() + pending.size(), c.type(), time, Json.snapshot(c.data()),
             c.options().surfaceOp(), c.options().sourceEventSeqs());
-        List<SessionEvent> before = new LogView(log, pending);
+        List<SessionEvent> before = pending.isEmpty() ? log.snapshot() : new LogView(log.snapshot(), pending);
         owner.throwInjectedVeto(event.type());
         for (AppendValidator v : validators) {
           v.validate(header, before, event);
@@ -116,7 +108,6 @@ final class LiveSession implements Session {
         pending.add(event);
       }
       log.addAll(pending);
-      snapshot = null;
       List<SessionEvent> committed = List.copyOf(pending);
       for (SessionEvent event : committed) {
         owner.notifyObservers(this, event);
@@ -159,8 +150,8 @@ final class LiveSession implements Session {
   }
 
   /**
-   * The read-only log a validator sees: the committed events followed by the earlier candidates of
-   * the same atomic append. Valid only during the validator call, which runs under the lock.
+   * The read-only log a validator sees during an atomic append: the committed events followed by the
+   * earlier candidates of the same append.
    */
   private static final class LogView extends AbstractList<SessionEvent> {
     private final List<SessionEvent> committed;
@@ -170,7 +161,7 @@ final class LiveSession implements Session {
 
     LogView(List<SessionEvent> committed, List<SessionEvent> pending) {
       this.committed = committed;
-      this.pending = pending;
+      this.pending = List.copyOf(pending);
       this.committedSize = committed.size();
       this.size = committedSize + pending.size();
     }

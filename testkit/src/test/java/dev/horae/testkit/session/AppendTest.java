@@ -78,6 +78,27 @@ class AppendTest extends SessionsFixture {
   }
 
   @Test
+  void snapshotsNeverChangeWhenTheLogGrowsPastItsCapacity() {
+    for (int i = 0; i < 10; i++) {
+      session.append("early", json("{}"));
+    }
+    List<SessionEvent> atTen = session.events();
+    List<SessionEvent> tail = session.eventsFrom(8);
+    List<SessionEvent> copy = List.copyOf(atTen);
+
+    for (int i = 0; i < 100; i++) {
+      session.append("late", json("{}"));
+    }
+
+    assertThat(atTen).hasSize(10).isEqualTo(copy);
+    assertThat(tail).extracting(SessionEvent::seq).containsExactly(8L, 9L);
+    assertThat(session.events()).hasSize(110);
+    assertThat(session.events().get(109).seq()).isEqualTo(109);
+    assertThatThrownBy(() -> atTen.get(10)).isInstanceOf(IndexOutOfBoundsException.class);
+    assertThatThrownBy(() -> atTen.set(0, atTen.get(1))).isInstanceOf(UnsupportedOperationException.class);
+  }
+
+  @Test
   void aValidatorSeesHeaderLogAndTheStampedCandidate() {
     session.append("first", json("{}"));
     List<String> seen = new ArrayList<>();
