@@ -36,7 +36,9 @@ public final class ReadingInvariant {
    * Checks one candidate event against the log prefix that precedes it.
    *
    * <p>Conformance function {@code timecontext.invariant}. Events other than a {@code user/message}
-   * attributed to time-context are accepted without a look.
+   * attributed to time-context are accepted without a look. The prefix is read backwards only as
+   * far as the open turn's {@code turn/start}, so a pre-append validator can call this on every
+   * candidate of a long log.
    *
    * @param prefix the raw events before the candidate
    * @param candidate the event as it would be committed (its {@code time} assigned)
@@ -103,6 +105,27 @@ public final class ReadingInvariant {
       }
       if (!reformatted.equals(reading.labelledTimestamp())) {
         return fail("time-context rendered timestamp does not match the unique browser zone");
+      }
+    }
+    return Optional.empty();
+  }
+
+  /**
+   * Checks every reading of an existing log against the prefix before it, in log order: the check
+   * an invariant companion runs on live sessions at registration and on created, forked and
+   * resumed sessions. Readings in an inherited fork prefix are checked like any other.
+   *
+   * <p>Each check scans backwards only to the reading's {@code turn/start}, so the cost is the log
+   * length times the longest turn, not quadratic in the log.
+   *
+   * @param log a session's raw events
+   * @return the first failing reading's violation, or empty when every reading is valid
+   */
+  public static Optional<ReadingViolation> checkLog(List<SessionEvent> log) {
+    for (int i = 0; i < log.size(); i++) {
+      Optional<ReadingViolation> violation = check(log.subList(0, i), log.get(i));
+      if (violation.isPresent()) {
+        return violation;
       }
     }
     return Optional.empty();

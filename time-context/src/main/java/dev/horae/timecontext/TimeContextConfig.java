@@ -51,7 +51,8 @@ public record TimeContextConfig(String timeZone, long refreshIntervalMs, boolean
    * {@code refreshIntervalMs}, {@code clientZoneGuidance}, then the zone. Unknown keys are
    * ignored.
    *
-   * @param config the raw configuration object (an absent or {@code null} tree means {@code {}})
+   * @param config the raw configuration object (an absent or {@code null} tree means {@code {}};
+   *     a member set to {@code null} counts as absent)
    * @param processZone the process zone's name, empty when it could not be determined; read only
    *     when {@code timeZone} is absent
    * @return the normalized configuration
@@ -65,7 +66,8 @@ public record TimeContextConfig(String timeZone, long refreshIntervalMs, boolean
    * Validates a raw plugin configuration (spec §3.1), reading the process zone only when
    * {@code timeZone} is absent and only after the other checks passed.
    *
-   * @param config the raw configuration object (an absent or {@code null} tree means {@code {}})
+   * @param config the raw configuration object (an absent or {@code null} tree means {@code {}};
+   *     a member set to {@code null} counts as absent)
    * @param processZone supplies the process zone's name, empty when it cannot be determined; called
    *     at most once
    * @return the normalized configuration
@@ -146,9 +148,10 @@ public record TimeContextConfig(String timeZone, long refreshIntervalMs, boolean
   }
 
   private static @Nullable JsonNode member(JsonNode config, String name) {
-    // JSON null is a present value (JavaScript's undefined is the only "absent"), so it is
-    // reported like any other wrong value
-    return config.isObject() ? config.get(name) : null;
+    // JSON has no "undefined": an explicit null means "not configured", as the conformance
+    // format treats null optional fields
+    JsonNode value = config.isObject() ? config.get(name) : null;
+    return value == null || value.isNull() ? null : value;
   }
 
   private static long refreshInterval(JsonNode value) {

@@ -97,4 +97,14 @@ class ReadingInvariantTest {
     assertThat(ReadingInvariant.check(prefix, candidate(prefix, notAReading, 0))).isEmpty();
     assertThat(ReadingInvariant.check(prefix, SessionEvent.of(0, "assistant/message", 0, Logs.readingMessage("x")))).isEmpty();
   }
+
+  @Test
+  void wholeLogsAreCheckedReadingByReading() {
+    Logs log = openStep();
+    log.reading(TWO_LINE, T0).requestHeader(T0).stepEnd(1, 1, T0).turnEnd(1, T0);
+    assertThat(ReadingInvariant.checkLog(log.events())).isEmpty();
+    log.turnStart(2, T0).stepStart(2, 1, T0).reading(TWO_LINE, T0);
+    assertThat(ReadingInvariant.checkLog(log.events()).map(ReadingViolation::message))
+        .hasValue("time-context reading names turn 1/step 1, expected turn 2/step 1");
+  }
 }

@@ -28,7 +28,6 @@ class TimeContextConfigTest {
         "{\"refreshIntervalMs\":1e21}|1e+21",
         "{\"refreshIntervalMs\":1.5e-7}|1.5e-7",
         "{\"refreshIntervalMs\":\"60000\"}|\"60000\"",
-        "{\"refreshIntervalMs\":null}|null",
         "{\"refreshIntervalMs\":[1]}|[1]",
         "{\"refreshIntervalMs\":true}|true"
       })
@@ -101,6 +100,15 @@ class TimeContextConfigTest {
     assertThat(TimeContextConfig.validate(Json.parse("{}"), ZoneId.of("Europe/Kiev")).timeZone()).isEqualTo("Europe/Kyiv");
     assertThatThrownBy(() -> TimeContextConfig.validate(Json.parse("{}"), ZoneOffset.ofHours(8)))
         .hasMessage("time-context: failed to resolve the system time zone");
+  }
+
+  @Test
+  void nullMembersCountAsAbsent() {
+    assertThat(
+            TimeContextConfig.validate(
+                Json.parse("{\"timeZone\":null,\"refreshIntervalMs\":null,\"clientZoneGuidance\":null}"),
+                Optional.of("Asia/Shanghai")))
+        .isEqualTo(new TimeContextConfig("Asia/Shanghai", 0, false));
   }
 
   @Test
