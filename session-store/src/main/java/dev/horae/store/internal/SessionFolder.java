@@ -9,10 +9,8 @@ import dev.horae.store.SessionStoreException;
 import dev.horae.store.internal.frame.LineFrame;
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.locks.Condition;
@@ -43,7 +41,7 @@ public final class SessionFolder implements AutoCloseable {
   private final Path eventsFile;
   private final Forcer forcer;
   private final FolderLock lock;
-  private final FileChannel channel;
+  private final EventFile file;
 
   private final ReentrantLock mutex = new ReentrantLock();
   private final Condition forced = mutex.newCondition();
@@ -60,14 +58,14 @@ public final class SessionFolder implements AutoCloseable {
   private boolean closed;
 
   private SessionFolder(
-      String id, Path dir, Forcer forcer, FolderLock lock, FileChannel channel, Optional<SessionHeader> header,
+      String id, Path dir, Forcer forcer, FolderLock lock, EventFile file, Optional<SessionHeader> header,
       List<SessionEvent> events, long end) {
     this.id = id;
     this.dir = dir;
     this.eventsFile = dir.resolve(EVENTS_FILE);
     this.forcer = forcer;
     this.lock = lock;
-    this.channel = channel;
+    this.file = file;
     this.header = header;
     this.written = events.size();
     this.durable = events.size();
@@ -99,16 +97,17 @@ public final class SessionFolder implements AutoCloseable {
       throw new SessionStoreException("cannot create session folder " + dir + ": " + e.getMessage(), e);
     }
     FolderLock lock = FolderLock.acquire(dir);
-    FileChannel channel = null;
+    EventFile file = null;
+    boolean wasInterrupted = Thread.interrupted();
     try {
       Optional<SessionHeader> header = HeaderFile.read(dir);
       Path eventsFile = dir.resolve(EVENTS_FILE);
-      channel = FileChannel.open(eventsFile, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
+      file = EventFile.open(eventsFile, forcer);
       SessionFolder folder;
       if (header.isEmpty()) {
-        discardUncommittedCreation(id, eventsFile, channel, forcer);
+        discardUncommittedCreation(id, file);
         Directories.force(dir, forcer);
-        folder = new SessionFolder(id, dir, forcer, lock, channel, header, List.of(), 0);
+        folder = new SessionFolder(id, dir, forcer, lock, file, header, List.of(), 0);
       } else {
         checkHeader(id, dir, header.get());
         LogScanner.Scan scan = LogScanner.scan(eventsFile);
@@ -117,35 +116,36 @@ public final class SessionFolder implements AutoCloseable {
           LOG.warn(
               "Dropping the torn last line {} of {} ({} bytes: {}); it held a flush that was never acknowledged",
               torn.line(), eventsFile, torn.bytes(), torn.why());
-          channel.truncate(scan.goodBytes());
-          forcer.force(channel);
+          file.truncate(scan.goodBytes());
+          file.force();
         }
         if (header.get().seedLength() > scan.events().size()) {
           throw new SessionStoreException(
               "session " + id + " has seedLength " + header.get().seedLength() + " but its log " + eventsFile
                   + " holds only " + scan.events().size() + " events");
         }
-        folder = new SessionFolder(id, dir, forcer, lock, channel, header, scan.events(), scan.goodBytes());
+        folder = new SessionFolder(id, dir, forcer, lock, file, header, scan.events(), scan.goodBytes());
       }
       return folder;
     } catch (IOException e) {
-      closeAfterFailedOpen(lock, channel);
+      closeAfterFailedOpen(lock, file);
       throw new SessionStoreException("cannot open session folder " + dir + ": " + e.getMessage(), e);
     } catch (RuntimeException e) {
-      closeAfterFailedOpen(lock, channel);
+      closeAfterFailedOpen(lock, file);
       throw e;
+    } finally {
+      restoreInterrupt(wasInterrupted);
     }
   }
 
-  private static void discardUncommittedCreation(String id, Path eventsFile, FileChannel channel, Forcer forcer)
-      throws IOException {
-    long size = channel.size();
+  private static void discardUncommittedCreation(String id, EventFile file) throws IOException {
+    long size = file.size();
     if (size > 0) {
       LOG.warn(
           "Discarding {} bytes of {}: session {} has no header, so its first flush was never acknowledged",
-          size, eventsFile, id);
-      channel.truncate(0);
-      forcer.force(channel);
+          size, file.path(), id);
+      file.truncate(0);
+      file.force();
     }
   }
 
@@ -156,13 +156,13 @@ public final class SessionFolder implements AutoCloseable {
     }
   }
 
-  private static void closeAfterFailedOpen(FolderLock lock, @Nullable FileChannel channel) {
+  private static void closeAfterFailedOpen(FolderLock lock, @Nullable EventFile file) {
     try {
-      if (channel != null) {
-        channel.close();
+      if (file != null) {
+        file.close();
       }
     } catch (IOException e) {
-      // nothing acknowledged depends on this channel yet
+      // nothing acknowledged depends on this file yet
     } finally {
       lock.close();
     }
@@ -176,6 +176,7 @@ public final class SessionFolder implements AutoCloseable {
    * @throws SessionStoreException when the file cannot be read or the folder is closed
    */
   public Optional<StoredSession> load() {
+    boolean wasInterrupted = Thread.interrupted();
     mutex.lock();
     try {
       ensureOpen();
@@ -194,6 +195,7 @@ public final class SessionFolder implements AutoCloseable {
       return Optional.of(new StoredSession(header.get(), events.subList(0, (int) Math.min(durable, events.size()))));
     } finally {
       mutex.unlock();
+      restoreInterrupt(wasInterrupted);
     }
   }
 
@@ -207,6 +209,7 @@ public final class SessionFolder implements AutoCloseable {
    * @throws SessionStoreException when writing or forcing fails, or the folder is closed
    */
   public void persist(SessionHeader newHeader, List<SessionEvent> log) {
+    boolean wasInterrupted = Thread.interrupted();
     mutex.lock();
     try {
       ensureOpen();
@@ -224,6 +227,18 @@ public final class SessionFolder implements AutoCloseable {
       awaitDurable(log.size());
     } finally {
       mutex.unlock();
+      restoreInterrupt(wasInterrupted);
+    }
+  }
+
+  /**
+   * A pending interrupt would make the file channel close itself on the next write or force; it is
+   * set aside for the duration of a store operation and restored afterwards, so interrupting a
+   * flushing thread never takes the session down for everyone else.
+   */
+  private static void restoreInterrupt(boolean wasInterrupted) {
+    if (wasInterrupted) {
+      Thread.currentThread().interrupt();
     }
   }
 
@@ -241,7 +256,7 @@ public final class SessionFolder implements AutoCloseable {
       writeLine(log);
     }
     try {
-      forcer.force(channel);
+      file.force();
       HeaderFile.write(dir, newHeader, forcer);
     } catch (IOException e) {
       rollBack(0, 0, Optional.empty(), e);
@@ -285,11 +300,9 @@ public final class SessionFolder implements AutoCloseable {
 
   private void writeLine(List<SessionEvent> events) {
     ByteBuffer bytes = ByteBuffer.wrap(LineFrame.encode(events));
-    long position = end;
+    long position;
     try {
-      while (bytes.hasRemaining()) {
-        position += channel.write(bytes, position);
-      }
+      position = file.write(bytes, end);
     } catch (IOException e) {
       rollBack(end, written, Optional.ofNullable(lastWritten), e);
       throw new SessionStoreException("cannot write to " + eventsFile + ": " + e.getMessage(), e);
@@ -303,7 +316,7 @@ public final class SessionFolder implements AutoCloseable {
   /** Cuts a partly written line off again; when even that fails, the folder refuses further writes. */
   private void rollBack(long toBytes, long toCount, Optional<SessionEvent> last, IOException cause) {
     try {
-      channel.truncate(toBytes);
+      file.truncate(toBytes);
       end = toBytes;
       written = toCount;
       lastWritten = last.orElse(null);
@@ -327,7 +340,7 @@ public final class SessionFolder implements AutoCloseable {
       IOException error = null;
       mutex.unlock();
       try {
-        forcer.force(channel);
+        file.force();
       } catch (IOException e) {
         error = e;
       } finally {
@@ -368,7 +381,7 @@ public final class SessionFolder implements AutoCloseable {
       }
       closed = true;
       try {
-        channel.close();
+        file.close();
       } catch (IOException e) {
         LOG.warn("Closing {} failed: {}", eventsFile, e.getMessage());
       } finally {
