@@ -239,17 +239,18 @@ public final class AgentRuntime {
     if (context.store().isEmpty()) {
       return rejected("notAwaiting", NOT_AWAITING, GateRuntimeException.Category.EXECUTION);
     }
-    CommittedThreadView view = context.store().get().view();
-    Optional<RunRecord> record = view.run(command.runId());
-    if (record.isEmpty() || record.get().ticket().isEmpty()) {
+    // one consistent read: the ticket, the batch and the transcript of the same commit
+    Optional<CommittedRun> committedRun = context.store().get().view().committedRun(command.runId());
+    if (committedRun.isEmpty() || committedRun.get().record().ticket().isEmpty()) {
       return rejected("notAwaiting", NOT_AWAITING, GateRuntimeException.Category.EXECUTION);
     }
-    ResumeTicket ticket = record.get().ticket().get();
+    RunRecord record = committedRun.get().record();
+    ResumeTicket ticket = record.ticket().get();
     Optional<ResumeError> invalid = ResumeValidation.validate(ticket, command);
     if (invalid.isPresent()) {
       return rejected(invalid.get().code(), invalid.get().message(), GateRuntimeException.Category.EXECUTION);
     }
-    List<JsonNode> committed = view.committedMessages(ticket.threadId());
+    List<JsonNode> committed = committedRun.get().messages();
     List<JsonNode> context0 = new ArrayList<>();
     for (JsonNode m : command.contextMessages()) {
       Optional<JsonNode> same = m.hasNonNull("id")
@@ -274,13 +275,13 @@ public final class AgentRuntime {
           "resume catalog fingerprint does not match the registered snapshot",
           GateRuntimeException.Category.RESOLUTION);
     }
-    Optional<ToolBatch> batch = Optional.ofNullable(view.committedRunState(ticket.runId()).get(ToolBatch.STATE_KEY))
+    Optional<ToolBatch> batch = Optional.ofNullable(committedRun.get().state().get(ToolBatch.STATE_KEY))
         .map(CommitCodec::decodeBatch)
         .filter(b -> b.runId().equals(ticket.runId()));
     List<JsonNode> transcript = new ArrayList<>(committed);
     transcript.addAll(context0);
     RunDriver d = new RunDriver(this, context, ticket.runId(), ticket.threadId(), snap,
-        record.get().headSequence(), transcript, batch, batch.map(ToolBatch::step).orElse(0));
+        record.headSequence(), transcript, batch, batch.map(ToolBatch::step).orElse(0));
     if (!d.resolveEnv()) {
       return d.end(EndCause.error(Failure.capabilityBound()), List.of())
           .thenApply(ResumeOutcome.Advanced::new);
@@ -367,8 +368,8 @@ public final class AgentRuntime {
       return CompletableFuture.failedFuture(new GateRuntimeException.Execution(
           "run " + runId + " has no committed state", null));
     }
-    CommittedThreadView view = context.store().get().view();
-    Optional<RunRecord> record = view.run(runId);
+    Optional<CommittedRun> committedRun = context.store().get().view().committedRun(runId);
+    Optional<RunRecord> record = committedRun.map(CommittedRun::record);
     if (record.isEmpty() || !record.get().threadId().equals(threadId)) {
       return CompletableFuture.failedFuture(new GateRuntimeException.Execution(
           "run " + runId + " has no committed state on thread " + threadId, null));
@@ -378,7 +379,7 @@ public final class AgentRuntime {
     }
     AgentSnapshot snap = record.get().ticket().map(ResumeTicket::snapshotId).map(snapshots::get)
         .orElseGet(() -> placeholderSnapshot(runId));
-    Optional<ToolBatch> batch = Optional.ofNullable(view.committedRunState(runId).get(ToolBatch.STATE_KEY))
+    Optional<ToolBatch> batch = Optional.ofNullable(committedRun.get().state().get(ToolBatch.STATE_KEY))
         .map(CommitCodec::decodeBatch).filter(b -> b.runId().equals(runId));
     RunDriver d = new RunDriver(this, context, runId, threadId, snap, record.get().headSequence(),
         List.of(), batch, 0);

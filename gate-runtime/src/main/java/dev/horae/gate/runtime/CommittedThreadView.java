@@ -75,6 +75,17 @@ public interface CommittedThreadView {
   Map<String, JsonNode> committedRunState(String runId);
 
   /**
+   * A consistent read of one Run. The default composes the separate reads and is consistent only
+   * for stores without concurrent writers; log-backed stores read all three under one lock.
+   *
+   * @param runId the Run
+   * @return the Run's committed truth, or empty when it has no commit
+   */
+  default Optional<CommittedRun> committedRun(String runId) {
+    return run(runId).map(r -> new CommittedRun(r, committedRunState(runId), committedMessages(r.threadId())));
+  }
+
+  /**
    * Every active ticket with this flat reason, across every thread the view knows.
    *
    * @param reason the reason

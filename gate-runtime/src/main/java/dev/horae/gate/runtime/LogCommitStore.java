@@ -169,6 +169,15 @@ abstract class LogCommitStore implements CommitStore, CommittedThreadView {
   }
 
   @Override
+  public Optional<CommittedRun> committedRun(String runId) {
+    String thread = runThreads.get(runId);
+    if (thread == null) {
+      return Optional.empty();
+    }
+    return read(thread, f -> f.run(runId).map(r -> new CommittedRun(r, f.runState(runId), f.messages())));
+  }
+
+  @Override
   public Map<String, JsonNode> committedRunState(String runId) {
     String thread = runThreads.get(runId);
     if (thread == null) {
