@@ -1,0 +1,401 @@
+package dev.horae.schedule.tools.internal;
+
+import dev.horae.schedule.ChangeCodec;
+import dev.horae.schedule.CorruptScheduleLogException;
+import dev.horae.schedule.ReminderFraming;
+import dev.horae.schedule.ScheduleChange;
+import dev.horae.schedule.ScheduleRecord;
+import dev.horae.spi.agent.Agent;
+import dev.horae.spi.message.MessageSource;
+import dev.horae.spi.message.UserMessage;
+import dev.horae.spi.plugin.Host;
+import dev.horae.spi.session.EventTypes;
+import dev.horae.schedule.tools.OwnerState;
+import dev.horae.spi.time.Cancellable;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The live owner of one adopted root agent (spec §12): derives the earliest target from the
+ * durable fold, arms one monotonic timer, re-reads the wall clock on every wake, and dispatches
+ * a due reminder through a maintenance claim — followup first, then the id-only dispatch, then a
+ * barrier flush after the claim is released.
+ *
+ * <p>All mutable state is guarded by this object's lock; at most one drain loop and one idle wait
+ * exist. Drives run inside the agent's FIFO, so no management transaction interleaves with them.
+ */
+public final class LiveOwner {
+
+  /** The plugin name used as the reminder message source. */
+  public static final String SOURCE_PLUGIN = "tool-schedule";
+
+  private final Host host;
+  private final Agent agent;
+  private final FoldCache cache;
+  private final TransactionQueue queue;
+  private final CompletableFuture<Void> released = new CompletableFuture<>();
+
+  private @Nullable Cancellable timer;
+  private @Nullable CompletableFuture<Void> idleWait;
+  private @Nullable CompletableFuture<Void> run;
+  private boolean requested;
+  private boolean stopping;
+  private boolean faulted;
+  private @Nullable CompletableFuture<Void> disposal;
+  private long requests;
+  private long flushes;
+
+  /**
+   * Creates the owner; call {@link #requestDrive()} to start it.
+   *
+   * @param host the host seams
+   * @param agent the adopted root agent
+   * @param cache the agent session's fold
+   * @param queue the agent's FIFO
+   */
+  public LiveOwner(Host host, Agent agent, FoldCache cache, TransactionQueue queue) {
+    this.host = host;
+    this.agent = agent;
+    this.cache = cache;
+    this.queue = queue;
+  }
+
+  /**
+   * Asks for a recompute (spec §12.2): cancels the timer and starts a drain loop, or merges into
+   * the running one. Never throws.
+   */
+  public void requestDrive() {
+    synchronized (this) {
+      requests++;
+      if (stopping || faulted) {
+        return;
+      }
+      cancelTimer();
+      requested = true;
+      if (run != null) {
+        return;
+      }
+      run = new CompletableFuture<>();
+    }
+    CompletableFuture<Void> started = currentRun();
+    try {
+      host.agents().runWithoutInitiator(() -> loop(started));
+    } catch (RuntimeException e) {
+      synchronized (this) {
+        if (run == started) {
+          run = null;
+        }
+      }
+      started.complete(null);
+      warnIfLive("schedule owner could not start a recompute", e);
+    }
+  }
+
+  private synchronized CompletableFuture<Void> currentRun() {
+    CompletableFuture<Void> r = run;
+    if (r == null) {
+      throw new IllegalStateException("no run in flight");
+    }
+    return r;
+  }
+
+  /** One iteration of the drain loop; the next starts when this drive settled. */
+  private void loop(CompletableFuture<Void> self) {
+    synchronized (this) {
+      if (!requested || stopping || faulted) {
+        run = null;
+        self.complete(null);
+        return;
+      }
+      requested = false;
+    }
+    var unused =
+        queue
+            .submit(this::drive)
+            .whenComplete(
+                (ignored, failure) -> {
+                  if (failure != null) {
+                    fault("schedule owner stopped after a failed run", failure);
+                  }
+                  loop(self);
+                });
+  }
+
+  /** One drive (spec §12.3). */
+  private CompletionStage<Void> drive() {
+    synchronized (this) {
+      cancelTimer();
+      if (stopping) {
+        return done();
+      }
+    }
+    if (!live()) {
+      return done();
+    }
+    return flush()
+        .thenCompose(
+            ok -> {
+              if (!ok) {
+                warnIfLive("schedule owner preflight flush was not confirmed", null);
+                return done();
+              }
+              if (isStopping() || !live()) {
+                return done();
+              }
+              Optional<ScheduleRecord> earliest;
+              try {
+                earliest = cache.refresh().earliest();
+              } catch (CorruptScheduleLogException e) {
+                fault("schedule owner found a corrupt log: " + e.reason(), null);
+                return done();
+              }
+              if (earliest.isEmpty()) {
+                return done();
+              }
+              long wakeNow = host.wallClock().millis();
+              long target = earliest.get().scheduledAtMillis();
+              if (wakeNow < target) {
+                arm(target - wakeNow);
+                return done();
+              }
+              return claim();
+            });
+  }
+
+  private CompletionStage<Void> claim() {
+    CompletionStage<Boolean> maintenance;
+    try {
+      maintenance = agent.runMaintenance(signal -> CompletableFuture.completedFuture(task()));
+    } catch (RuntimeException busy) {
+      startIdleWait();
+      return done();
+    }
+    return maintenance.thenCompose(
+        dispatched -> {
+          if (!dispatched) {
+            return done();
+          }
+          return flush()
+              .thenAccept(
+                  ok -> {
+                    if (!ok) {
+                      warnIfLive("schedule dispatch barrier flush was not confirmed", null);
+                    } else if (!isStopping() && live()) {
+                      requestDrive();
+                    }
+                  });
+        });
+  }
+
+  /** The maintenance task (spec §12.4); runs inside the claim. */
+  private boolean task() {
+    if (isStopping() || !live()) {
+      return false;
+    }
+    Optional<ScheduleRecord> earliest;
+    try {
+      earliest = cache.refresh().earliest();
+    } catch (CorruptScheduleLogException e) {
+      fault("schedule owner found a corrupt log: " + e.reason(), null);
+      return false;
+    }
+    if (earliest.isEmpty()) {
+      return false;
+    }
+    ScheduleRecord due = earliest.get();
+    long decisionNow = host.wallClock().millis();
+    if (decisionNow < due.scheduledAtMillis()) {
+      arm(due.scheduledAtMillis() - decisionNow);
+      return false;
+    }
+    try {
+      UserMessage message =
+          host.messages().text(ReminderFraming.text(due), MessageSource.plugin(SOURCE_PLUGIN));
+      agent.followup(message);
+    } catch (RuntimeException e) {
+      warnIfLive("schedule reminder " + due.id() + " could not be queued", e);
+      return false;
+    }
+    try {
+      agent
+          .session()
+          .append(EventTypes.SCHEDULE_CHANGE, ChangeCodec.encode(new ScheduleChange.Dispatch(due.id())));
+    } catch (RuntimeException e) {
+      // the followup may already be queued: a retry could deliver it twice
+      fault("schedule dispatch of " + due.id() + " could not be appended", e);
+      return false;
+    }
+    return true;
+  }
+
+  private CompletionStage<Boolean> flush() {
+    synchronized (this) {
+      flushes++;
+    }
+    return Flushes.confirmed(host.sessions(), agent.session());
+  }
+
+  /**
+   * A snapshot of the owner's state for diagnostics and tests.
+   *
+   * @return requests received, flushes issued, and the flags
+   */
+  public synchronized OwnerState state() {
+    return new OwnerState(requests, flushes, faulted, timer != null, idleWait != null, stopping);
+  }
+
+  private void arm(long delayMillis) {
+    synchronized (this) {
+      if (stopping || faulted) {
+        return;
+      }
+      cancelTimer();
+      timer = host.timers().schedule(Duration.ofMillis(delayMillis), this::requestDrive);
+    }
+  }
+
+  private void startIdleWait() {
+    CompletableFuture<Void> wait;
+    synchronized (this) {
+      if (idleWait != null || stopping || faulted) {
+        return;
+      }
+      wait = new CompletableFuture<>();
+      idleWait = wait;
+    }
+    if (!live()) {
+      clearIdleWait(wait);
+      return;
+    }
+    CompletionStage<Void> idle;
+    try {
+      idle = agent.whenIdle();
+    } catch (RuntimeException e) {
+      idle = CompletableFuture.failedFuture(e);
+    }
+    var unused =
+        idle.toCompletableFuture()
+            .applyToEither(released, v -> true)
+            .whenComplete(
+                (ignored, failure) -> {
+                  clearIdleWait(wait);
+                  if (failure != null) {
+                    warnIfLive("schedule owner idle wait failed", failure);
+                  } else {
+                    requestDrive();
+                  }
+                });
+  }
+
+  private void clearIdleWait(CompletableFuture<Void> wait) {
+    synchronized (this) {
+      if (idleWait == wait) {
+        idleWait = null;
+      }
+    }
+    wait.complete(null);
+  }
+
+  /**
+   * Disposes the owner (spec §12.8): stops new work, cancels the timer, releases the idle wait and
+   * awaits the in-flight run. Appends nothing. Idempotent.
+   *
+   * @return a stage completing when in-flight work settled
+   */
+  public CompletionStage<Void> dispose() {
+    CompletableFuture<Void> inFlight;
+    CompletableFuture<Void> waiting;
+    synchronized (this) {
+      if (disposal != null) {
+        return disposal;
+      }
+      stopping = true;
+      requested = false;
+      cancelTimer();
+      inFlight = run;
+      waiting = idleWait;
+      disposal = new CompletableFuture<>();
+    }
+    released.complete(null);
+    CompletableFuture<Void> a = inFlight == null ? done().toCompletableFuture() : inFlight;
+    CompletableFuture<Void> b = waiting == null ? done().toCompletableFuture() : waiting;
+    CompletableFuture<Void> result = currentDisposal();
+    var unused = CompletableFuture.allOf(a.handle((v, e) -> null), b.handle((v, e) -> null))
+        .whenComplete((v, e) -> result.complete(null));
+    return result;
+  }
+
+  private synchronized CompletableFuture<Void> currentDisposal() {
+    CompletableFuture<Void> d = disposal;
+    if (d == null) {
+      throw new IllegalStateException("not disposing");
+    }
+    return d;
+  }
+
+  /**
+   * Whether the owner stopped for good (until the agent is recreated).
+   *
+   * @return true after a fault
+   */
+  public synchronized boolean faulted() {
+    return faulted;
+  }
+
+  /**
+   * Whether a timer is armed.
+   *
+   * @return true while a timer is pending
+   */
+  public synchronized boolean armed() {
+    return timer != null;
+  }
+
+  private synchronized boolean isStopping() {
+    return stopping;
+  }
+
+  private void fault(String message, @Nullable Throwable cause) {
+    synchronized (this) {
+      faulted = true;
+      requested = false;
+      cancelTimer();
+    }
+    host.warnings().warn(message, Optional.ofNullable(cause));
+  }
+
+  private void cancelTimer() {
+    Cancellable t = timer;
+    timer = null;
+    if (t != null) {
+      t.cancel();
+    }
+  }
+
+  /** Live: the registry still maps the id to this exact agent and it is a root. */
+  private boolean live() {
+    Optional<Agent> current = host.agents().get(agent.id());
+    if (current.isEmpty() || current.get() != agent) {
+      return false;
+    }
+    for (Agent root : host.agents().roots()) {
+      if (root == agent) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private void warnIfLive(String message, @Nullable Throwable cause) {
+    if (live()) {
+      host.warnings().warn(message, Optional.ofNullable(cause));
+    }
+  }
+
+  private static CompletionStage<Void> done() {
+    return CompletableFuture.completedFuture(null);
+  }
+}
