@@ -137,6 +137,39 @@ public class PreStepBenchmark {
     return listener.onPreStep(step).toCompletableFuture().join();
   }
 
+  /** A listener that has never seen the session: its first step rebuilds the index from the log. */
+  @SuppressWarnings("NullAway.Init") // JMH initializes the state in @Setup methods
+  @State(Scope.Thread)
+  public static class Cold {
+    PreStepReading listener;
+
+    /**
+     * A fresh listener, as in a new process over the persisted log.
+     *
+     * @param bench the benchmark state holding the log
+     */
+    @Setup(Level.Iteration)
+    public void freshListener(PreStepBenchmark bench) {
+      bench.log.resetToBase();
+      listener = new PreStepReading(new TimeContextConfig("Asia/Shanghai", 60_000, false), bench.clock, bench.ids);
+    }
+  }
+
+  /**
+   * The first step of a fresh process over the log: reads the whole log once to build the index.
+   *
+   * @param cold the fresh listener
+   * @return the decision with the reading
+   */
+  @Benchmark
+  @BenchmarkMode(Mode.SingleShotTime)
+  @OutputTimeUnit(TimeUnit.MILLISECONDS)
+  @Warmup(iterations = 5)
+  @Measurement(iterations = 10)
+  public StepDecision firstStepAfterRestart(Cold cold) {
+    return cold.listener.onPreStep(step).toCompletableFuture().join();
+  }
+
   /**
    * Runs the benchmark.
    *
