@@ -1,0 +1,140 @@
+package dev.horae.jobs.internal;
+
+import dev.horae.jobs.CompletionDelivery;
+import dev.horae.jobs.JobTexts;
+import dev.horae.jobs.JobsControllerConfig;
+import dev.horae.spi.Registration;
+import dev.horae.spi.agent.Agent;
+import dev.horae.spi.agent.AgentStatus;
+import dev.horae.spi.jobs.JobReporter;
+import dev.horae.spi.jobs.JobService;
+import dev.horae.spi.jobs.JobSnapshot;
+import dev.horae.spi.message.MessageFactory;
+import dev.horae.spi.message.MessageSource;
+import dev.horae.spi.message.UserMessage;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.WeakHashMap;
+
+/**
+ * Completion notices and their lanes (jobs spec §4): the routed reporter of one mount. A busy
+ * owner gets the notice injected into its next step; an idle owner is woken by a follow-up while
+ * its consecutive-wake budget lasts; {@code quiet} keeps everyone on injection. The budget is
+ * refilled only when the owner claims a user-authored message. Thread-safe.
+ */
+public final class NoticeDelivery implements JobReporter {
+
+  /** The plugin name in notice sources. */
+  public static final String PLUGIN = "tool-jobs";
+
+  private static final class Budget {
+    long spent;
+    boolean subscribed;
+  }
+
+  private final JobService service;
+  private final JobsControllerConfig config;
+  private final MessageFactory messages;
+  // weak by agent so a disposed owner's budget goes with it
+  private final Map<Agent, Budget> budgets = new WeakHashMap<>();
+  private final List<Registration> refills = new ArrayList<>();
+  private boolean closed;
+
+  /**
+   * Creates the reporter of one mount.
+   *
+   * @param service the job registry (for notice withdrawal)
+   * @param config the controller configuration
+   * @param messages creates notice messages with host ids
+   */
+  public NoticeDelivery(JobService service, JobsControllerConfig config, MessageFactory messages) {
+    this.service = service;
+    this.config = config;
+    this.messages = messages;
+  }
+
+  @Override
+  public void report(JobSnapshot snapshot, Optional<Agent> owner) {
+    if (snapshot.reported() || owner.isEmpty()) {
+      return;
+    }
+    Agent agent = owner.get();
+    JobTexts.Notice notice =
+        JobTexts.notice(
+            snapshot.id(),
+            snapshot.kind(),
+            snapshot.label(),
+            snapshot.status(),
+            snapshot.detail(),
+            snapshot.outputLimitBytes());
+    UserMessage message = messages.text(notice.text(), MessageSource.notice(PLUGIN, notice.summary()));
+    if (spendWake(agent)) {
+      agent.followup(message);
+    } else {
+      agent.inject(message);
+    }
+    service.attachNotice(snapshot.id(), agent, message.id());
+  }
+
+  /**
+   * Spent wakes of an agent (0 when it never was woken).
+   *
+   * @param agent the exact agent object
+   * @return the spent count
+   */
+  public synchronized long spent(Agent agent) {
+    Budget b = budgets.get(agent);
+    return b == null ? 0 : b.spent;
+  }
+
+  /** Stops refill listening; later reports still deliver. */
+  public void close() {
+    List<Registration> toClose;
+    synchronized (this) {
+      closed = true;
+      toClose = List.copyOf(refills);
+      refills.clear();
+    }
+    toClose.forEach(Registration::close);
+  }
+
+  private boolean spendWake(Agent agent) {
+    if (config.completionDelivery() == CompletionDelivery.QUIET
+        || agent.status() != AgentStatus.IDLE) {
+      return false;
+    }
+    boolean subscribe;
+    synchronized (this) {
+      Budget budget = budgets.computeIfAbsent(agent, a -> new Budget());
+      if (budget.spent >= config.maxConsecutiveWakes()) {
+        return false;
+      }
+      budget.spent++;
+      subscribe = !closed && !budget.subscribed;
+      budget.subscribed = true;
+    }
+    if (subscribe) {
+      // a budget matters only once spent, so refill listening starts with the first wake
+      Registration r = agent.onInboxClaimed((a, message, turn) -> onClaimed(a, message));
+      synchronized (this) {
+        refills.add(r);
+      }
+    }
+    return true;
+  }
+
+  private void onClaimed(Agent agent, UserMessage message) {
+    // only user-authored input refills; this plugin's own notices never do
+    if (!message.source().isUser()) {
+      return;
+    }
+    synchronized (this) {
+      Budget b = budgets.get(agent);
+      if (b != null) {
+        b.spent = 0;
+      }
+    }
+  }
+}
