@@ -27,6 +27,8 @@ public final class Conformance {
    * @param args {@code [--host CLASS] FILE_OR_DIR...}
    */
   public static void main(String[] args) {
+    // the adapters log through slf4j-api; the jar bundles no provider, so silence the notice
+    System.setProperty("slf4j.internal.verbosity", "ERROR");
     PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
     PrintStream err = new PrintStream(System.err, true, StandardCharsets.UTF_8);
     List<String> paths = new ArrayList<>(List.of(args));

@@ -1,6 +1,8 @@
 package dev.horae.conformance.scenario;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.horae.jobs.JobsController;
+import dev.horae.jobs.JobsControllerConfig;
 import dev.horae.spi.plugin.Plugin;
 import dev.horae.timecontext.plugin.TimeContextPlugin;
 import java.util.LinkedHashMap;
@@ -21,12 +23,14 @@ public final class PluginCatalog {
   public PluginCatalog() {}
 
   /**
-   * The Horae plugins available in this build: {@code time-context}.
+   * The Horae plugins available in this build: {@code time-context} and {@code tool-jobs}.
    *
    * @return the catalogue
    */
   public static PluginCatalog standard() {
-    return new PluginCatalog().register(TimeContextPlugin.NAME, TimeContextPlugin::withConfig);
+    return new PluginCatalog()
+        .register(TimeContextPlugin.NAME, TimeContextPlugin::withConfig)
+        .register(JobsController.NAME, config -> JobsController.plugin(JobsControllerConfig.fromJson(config)));
   }
 
   /**

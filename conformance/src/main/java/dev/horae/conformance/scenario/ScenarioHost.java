@@ -11,6 +11,7 @@ import java.time.Instant;
 import java.time.ZoneId;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletionStage;
 
 /**
  * A host under test, as the scenario steps drive it. Everything the library itself sees goes
@@ -168,11 +169,20 @@ public interface ScenarioHost {
   ScenarioHost restart();
 
   /**
-   * Disposes an agent and waits for its scope effects.
+   * Starts disposing an agent; its scope effects may wait (for example on jobs to settle).
    *
    * @param agent the agent
+   * @return a stage completing when disposal finished
    */
-  void dispose(Agent agent);
+  CompletionStage<Void> dispose(Agent agent);
+
+  /**
+   * The ids of the agent's queued messages withdrawn so far, in order.
+   *
+   * @param agent the agent
+   * @return the message ids
+   */
+  List<String> withdrawals(Agent agent);
 
   /**
    * The warnings logged so far.

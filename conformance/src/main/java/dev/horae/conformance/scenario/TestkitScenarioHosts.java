@@ -19,7 +19,13 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Executor;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import dev.horae.jobs.JobServiceConfig;
+import dev.horae.jobs.LocalJobService;
+import dev.horae.spi.jobs.JobService;
 
 /** The scenario binding of the in-memory reference host ({@code testkit}'s {@link TestHost}). */
 public final class TestkitScenarioHosts implements ScenarioHosts {
@@ -36,14 +42,52 @@ public final class TestkitScenarioHosts implements ScenarioHosts {
         .build());
   }
 
+  /**
+   * The serial settlement executor of the host's job registry: tasks wait until the scenario
+   * settles, so settlement never races the steps.
+   */
+  private static final class SettlementQueue implements Executor {
+    private final Deque<Runnable> tasks = new ArrayDeque<>();
+
+    @Override
+    public synchronized void execute(Runnable task) {
+      tasks.add(task);
+    }
+
+    /** Runs queued tasks, including those they queue; returns how many ran. */
+    int drain() {
+      int ran = 0;
+      while (true) {
+        Runnable next;
+        synchronized (this) {
+          next = tasks.poll();
+        }
+        if (next == null) {
+          return ran;
+        }
+        next.run();
+        ran++;
+      }
+    }
+  }
+
   /** One reference host. */
   private static final class Bound implements ScenarioHost {
     private final TestHost host;
+    private final SettlementQueue settlements = new SettlementQueue();
     private final Map<String, HeldFlush> held = new HashMap<>();
     private int callIds;
 
+    // the reference host's job registry is the library's LocalJobService (testkit cannot depend
+    // on jobs-controller), settling on a queue the scenario drains
     Bound(TestHost host) {
       this.host = host;
+      host.provide(JobService.class, LocalJobService.builder(host.wallClock(), host.timers())
+          .config(JobServiceConfig.defaults())
+          .agents(host.agents())
+          .warnings(host.warnings())
+          .settlementExecutor(settlements)
+          .build());
     }
 
     @Override
@@ -117,12 +161,15 @@ public final class TestkitScenarioHosts implements ScenarioHosts {
 
     @Override
     public void settle() {
-      host.settle();
+      do {
+        host.settle();
+      } while (settlements.drain() > 0);
     }
 
     @Override
     public void advance(Duration amount) {
-      host.advance(amount);
+      host.time().advance(amount);
+      settle();
     }
 
     @Override
@@ -191,14 +238,15 @@ public final class TestkitScenarioHosts implements ScenarioHosts {
     }
 
     @Override
-    public void dispose(Agent agent) {
-      var stage = host.dispose(test(agent)).toCompletableFuture();
-      host.settle();
-      try {
-        stage.join();
-      } catch (CompletionException e) {
-        throw new IllegalStateException("disposal failed: " + e.getCause(), e);
-      }
+    public CompletionStage<Void> dispose(Agent agent) {
+      CompletionStage<Void> stage = host.dispose(test(agent));
+      settle();
+      return stage;
+    }
+
+    @Override
+    public List<String> withdrawals(Agent agent) {
+      return test(agent).withdrawals();
     }
 
     @Override

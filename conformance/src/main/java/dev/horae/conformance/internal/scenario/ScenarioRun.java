@@ -15,6 +15,12 @@ import dev.horae.conformance.scenario.ScenarioHost;
 import dev.horae.conformance.scenario.ScenarioHosts;
 import dev.horae.spi.AbortController;
 import dev.horae.spi.agent.Agent;
+import dev.horae.spi.jobs.JobId;
+import dev.horae.spi.jobs.JobOutcome;
+import dev.horae.spi.jobs.JobService;
+import dev.horae.spi.jobs.JobStart;
+import dev.horae.spi.jobs.JobStatus;
+import dev.horae.spi.jobs.JobsException;
 import dev.horae.spi.message.PromptRejectedException;
 import dev.horae.spi.invariant.InvariantViolation;
 import dev.horae.spi.plugin.Installation;
@@ -59,6 +65,10 @@ public final class ScenarioRun {
   private final Map<String, AbortController> aborts = new HashMap<>();
   private final Map<String, CompletableFuture<Boolean>> flushes = new HashMap<>();
   private final List<Installed> installed = new ArrayList<>();
+  private final Map<String, ScriptedJob> jobs = new HashMap<>();
+  private final Map<String, CompletableFuture<Void>> disposals = new HashMap<>();
+  private final Map<String, JobId> jobIds = new HashMap<>();
+  private final Map<String, Optional<Agent>> jobOwners = new HashMap<>();
   private int anonymous;
 
   /** A plugin installed by the scenario, kept so a restart can install it again. */
@@ -307,10 +317,28 @@ public final class ScenarioRun {
         SessionEvent e = agent(s, "agent").session().append(text(s, "type"), s.path("data"), s.path("visible").asBoolean(false) ? AppendOptions.VISIBLE : AppendOptions.LOG_ONLY);
         return Outcome.value(Views.event(e));
       }
+      case "job.start" -> {
+        return startJob(s);
+      }
+      case "job.emit" -> {
+        job(s).emit(text(s, "text"));
+        return Outcome.text("emitted");
+      }
+      case "job.settle" -> {
+        ScriptedJob j = job(s);
+        if (s.path("fail").isTextual()) {
+          j.fail(s.get("fail").textValue());
+        } else {
+          JobOutcome outcome = new JobOutcome(JobStatus.fromWire(text(s, "status")), optText(s, "detail"),
+              optText(s, "output"));
+          j.settle(outcome);
+        }
+        host().settle();
+        return Outcome.text("settled");
+      }
       case "dispose" -> {
-        Agent a = agent(s, "agent");
-        host().dispose(a);
-        return Outcome.text("disposed");
+        disposals.put(text(s, "agent"), host().dispose(agent(s, "agent")).toCompletableFuture());
+        return disposalOf(text(s, "agent"));
       }
       default -> throw new StepError("unknown step \"" + name + "\"");
     }
@@ -327,6 +355,37 @@ public final class ScenarioRun {
         .toCompletableFuture());
     host().settle();
     return resultOf(as);
+  }
+
+  private Outcome startJob(JsonNode s) {
+    String as = text(s, "as");
+    ScriptedJob producer = new ScriptedJob(s.path("stream").asBoolean(true), s.path("cancelThrows").asBoolean(false));
+    JobStart.Builder start = JobStart.builder(s.path("kind").asText("scripted"), s.path("label").asText("scripted job"),
+        producer);
+    Optional<Agent> owner = s.has("owner") ? Optional.of(agent(s, "owner")) : Optional.empty();
+    start.owner(owner);
+    if (s.has("outputLimitBytes")) {
+      start.outputLimitBytes(s.get("outputLimitBytes").asLong());
+    }
+    JobId jobId = jobService().start(start.build());
+    jobs.put(as, producer);
+    jobIds.put(as, jobId);
+    jobOwners.put(as, owner);
+    host().settle();
+    return Outcome.text(jobId.value());
+  }
+
+  private JobService jobService() {
+    return host().host().service(JobService.class)
+        .orElseThrow(() -> new StepError("the host offers no JobService"));
+  }
+
+  private ScriptedJob job(JsonNode s) {
+    ScriptedJob j = jobs.get(text(s, "job"));
+    if (j == null) {
+      throw new StepError("no job named " + text(s, "job"));
+    }
+    return j;
   }
 
   private void install(String name, JsonNode config) {
@@ -390,6 +449,27 @@ public final class ScenarioRun {
       }
       case "timers" -> {
         return Outcome.value(IntNode.valueOf(host().pendingTimers()));
+      }
+      case "job" -> {
+        JobId jobId = jobIds.get(text(s, "job"));
+        if (jobId == null) {
+          throw new StepError("no job named " + text(s, "job"));
+        }
+        // the access fence admits the owner only, so read as the owner recorded at start
+        return Outcome.value(jobService().get(jobId, jobOwners.getOrDefault(text(s, "job"), Optional.empty())).toJson());
+      }
+      case "cancels" -> {
+        ArrayNode a = F.arrayNode();
+        job(s).cancels().forEach(a::add);
+        return Outcome.value(a);
+      }
+      case "disposal" -> {
+        return disposalOf(text(s, "agent"));
+      }
+      case "withdrawals" -> {
+        ArrayNode a = F.arrayNode();
+        host().withdrawals(agent(s, "agent")).forEach(a::add);
+        return Outcome.value(a);
       }
       case "warnings" -> {
         ArrayNode a = F.arrayNode();
@@ -456,6 +536,25 @@ public final class ScenarioRun {
     }
   }
 
+  private Outcome disposalOf(String name) {
+    CompletableFuture<Void> f = disposals.get(name);
+    if (f == null) {
+      throw new StepError("agent " + name + " is not being disposed");
+    }
+    if (!f.isDone()) {
+      host().settle();
+    }
+    if (!f.isDone()) {
+      return Outcome.value(pending());
+    }
+    try {
+      f.join();
+      return Outcome.text("disposed");
+    } catch (CompletionException e) {
+      return Outcome.error(error(e.getCause() == null ? e : e.getCause()));
+    }
+  }
+
   private static ObjectNode pending() {
     ObjectNode o = F.objectNode();
     o.put("pending", true);
@@ -514,6 +613,8 @@ public final class ScenarioRun {
     o.put("message", String.valueOf(e.getMessage()));
     if (e instanceof PromptRejectedException p) {
       o.put("code", p.code());
+    } else if (e instanceof JobsException j) {
+      o.put("code", j.code());
     } else if (e instanceof InvariantViolation v) {
       o.put("code", v.code());
     }
