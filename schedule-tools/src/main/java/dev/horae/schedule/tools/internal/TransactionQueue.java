@@ -20,17 +20,34 @@ public final class TransactionQueue {
    * @param transaction the transaction; a synchronous throw becomes a failed stage
    * @return a stage completing like the transaction's
    */
-  public synchronized <T> CompletionStage<T> submit(Supplier<CompletionStage<T>> transaction) {
-    CompletableFuture<T> result =
-        tail.thenCompose(
-            ignored -> {
+  public <T> CompletionStage<T> submit(Supplier<CompletionStage<T>> transaction) {
+    CompletableFuture<T> result = new CompletableFuture<>();
+    CompletableFuture<Void> previous;
+    synchronized (this) {
+      // the new tail is published before the transaction can start, so a transaction that
+      // submits another one (the owner recompute from a preflight) queues it behind itself
+      previous = tail;
+      tail = result.handle((v, e) -> null);
+    }
+    var unused =
+        previous.whenComplete(
+            (ignored, before) -> {
+              CompletionStage<T> stage;
               try {
-                return transaction.get();
+                stage = transaction.get();
               } catch (RuntimeException e) {
-                return CompletableFuture.failedFuture(e);
+                stage = CompletableFuture.failedFuture(e);
               }
+              stage.whenComplete(
+                  (value, failure) -> {
+                    if (failure != null) {
+                      result.completeExceptionally(failure);
+                    } else {
+                      result.complete(value);
+                    }
+                  });
             });
-    tail = result.handle((v, e) -> null);
     return result;
   }
+
 }
