@@ -33,8 +33,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * CommitLogCorruptException}.
  *
  * <p>A session is opened by the first {@link #load} or {@link #persist} that touches it and stays
- * open, holding an exclusive OS lock, until {@link #close}: a second process (or a second store in
- * this JVM) touching it fails with {@link CommitLogLockedException}. A fork is stored like any
+ * open, holding an exclusive OS lock, until {@link #release} or {@link #close}: a second process
+ * (or a second store in this JVM) touching it fails with {@link CommitLogLockedException}. A fork is stored like any
  * session: its log includes the seed events and its header carries {@code parentSession} and
  * {@code seedLength}.
  *
@@ -176,6 +176,24 @@ public final class FileSessionStore implements SessionStore, AutoCloseable {
         open.put(id, folder);
       }
       return Optional.of(folder);
+    }
+  }
+
+  /**
+   * Closes one session's files and releases its lock, so another process may open it; a later
+   * {@code load} or {@code persist} here opens it again. Persists of it in flight fail.
+   *
+   * @param id session id
+   * @return whether the session was open in this store
+   */
+  public boolean release(String id) {
+    synchronized (opening) {
+      SessionFolder folder = open.remove(id);
+      if (folder == null) {
+        return false;
+      }
+      folder.close();
+      return true;
     }
   }
 

@@ -107,6 +107,18 @@ class GroupCommitTest {
   }
 
   @Test
+  void openingAStoredSessionForcesWhatItRead() {
+    try (FileSessionStore store = FileSessionStore.open(root, SyncMode.NEVER)) {
+      persist(store, header("s"), log(3));
+    }
+    HoldingForcer forcer = new HoldingForcer();
+    try (FileSessionStore store = FileSessionStore.open(root, forcer)) {
+      assertThat(store.load("s").orElseThrow().events()).isEqualTo(log(3));
+      assertThat(forcer.count.get()).as("lines an unforced writer left are made durable before they are read").isEqualTo(1);
+    }
+  }
+
+  @Test
   void aFailedFsyncFailsThePersistAndEveryLaterOne() {
     AtomicBoolean fail = new AtomicBoolean();
     Forcer failing = channel -> {

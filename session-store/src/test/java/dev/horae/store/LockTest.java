@@ -44,6 +44,20 @@ class LockTest {
   }
 
   @Test
+  void releasingOneSessionLetsAnotherStoreTakeIt() {
+    try (FileSessionStore first = FileSessionStore.open(root); FileSessionStore second = FileSessionStore.open(root)) {
+      persist(first, header("s"), log(2));
+      persist(first, header("t"), log(1));
+      assertThat(first.release("s")).isTrue();
+      assertThat(first.release("s")).isFalse();
+      assertThat(second.load("s").orElseThrow().events()).isEqualTo(log(2));
+      assertThatThrownBy(() -> first.load("s")).isInstanceOf(CommitLogLockedException.class);
+      assertThatThrownBy(() -> second.load("t")).isInstanceOf(CommitLogLockedException.class);
+      persist(second, header("s"), log(3));
+    }
+  }
+
+  @Test
   @Timeout(120)
   void aSessionHeldByAnotherProcessIsRefusedUntilItLetsGo() throws Exception {
     Path err = scratch.resolve("holder.err");

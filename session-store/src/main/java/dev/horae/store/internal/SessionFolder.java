@@ -117,8 +117,10 @@ public final class SessionFolder implements AutoCloseable {
               "Dropping the torn last line {} of {} ({} bytes: {}); it held a flush that was never acknowledged",
               torn.line(), eventsFile, torn.bytes(), torn.why());
           file.truncate(scan.goodBytes());
-          file.force();
         }
+        // lines a killed writer wrote but never forced are in the page cache only; what load
+        // returns must be durable, so force once before anyone reads them
+        file.force();
         if (header.get().seedLength() > scan.events().size()) {
           throw new SessionStoreException(
               "session " + id + " has seedLength " + header.get().seedLength() + " but its log " + eventsFile
