@@ -270,7 +270,7 @@ public final class SessionFolder implements AutoCloseable {
 
   private void checkContinues(SessionHeader newHeader, List<SessionEvent> log) {
     SessionHeader stored = header.orElseThrow();
-    if (!stored.toJson().equals(newHeader.toJson())) {
+    if (!stored.equals(newHeader)) {
       throw new IllegalArgumentException(
           "header of session " + id + " differs from the stored one: " + newHeader.toJson() + " vs " + stored.toJson());
     }
