@@ -278,8 +278,7 @@ public final class AgentRuntime {
     Optional<ToolBatch> batch = Optional.ofNullable(committedRun.get().state().get(ToolBatch.STATE_KEY))
         .map(CommitCodec::decodeBatch)
         .filter(b -> b.runId().equals(ticket.runId()));
-    List<JsonNode> transcript = new ArrayList<>(committed);
-    transcript.addAll(context0);
+    List<JsonNode> transcript = AppendOnlyList.concat(committed, List.copyOf(context0));
     RunDriver d = new RunDriver(this, context, ticket.runId(), ticket.threadId(), snap,
         record.headSequence(), transcript, batch, batch.map(ToolBatch::step).orElse(0));
     if (!d.resolveEnv()) {

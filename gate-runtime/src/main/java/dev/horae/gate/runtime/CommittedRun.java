@@ -11,12 +11,11 @@ import java.util.Map;
  *
  * @param record the Run's latest fact
  * @param state the Run-scoped state (latest value per key)
- * @param messages the thread's committed transcript
+ * @param messages the thread's committed transcript, an immutable snapshot (not copied)
  */
 public record CommittedRun(RunRecord record, Map<String, JsonNode> state, List<JsonNode> messages) {
-  /** Copies the collections. */
+  /** Copies the state map; the transcript is an immutable snapshot already. */
   public CommittedRun {
     state = Map.copyOf(state);
-    messages = List.copyOf(messages);
   }
 }

@@ -20,7 +20,8 @@ final class InMemoryCommitStore extends LogCommitStore {
 
     @Override
     public synchronized long append(JsonNode payload) {
-      payloads.add(payload.deepCopy());
+      // payloads are built by the store from immutable commit values and never mutated
+      payloads.add(payload);
       return payloads.size();
     }
   }

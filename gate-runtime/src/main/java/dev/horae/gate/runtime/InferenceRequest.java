@@ -9,16 +9,15 @@ import java.util.List;
  * @param runId the Run
  * @param threadId its thread
  * @param step the 1-based step number
- * @param messages the transcript so far: {@code {"role":"user","content":..}}, {@code
+ * @param messages the transcript so far, an immutable snapshot (not copied): {@code {"role":"user","content":..}}, {@code
  *     {"role":"assistant","content":..,"toolCalls":[..]}} and {@code
  *     {"role":"tool","callId":..,"content":..,"isError"?:true}}
  * @param tools the snapshot's tool catalog
  */
 public record InferenceRequest(
     String runId, String threadId, int step, List<JsonNode> messages, List<ToolDescriptor> tools) {
-  /** Copies the lists. */
+  /** Copies the tool list; the transcript is an immutable snapshot already. */
   public InferenceRequest {
-    messages = List.copyOf(messages);
     tools = List.copyOf(tools);
   }
 }

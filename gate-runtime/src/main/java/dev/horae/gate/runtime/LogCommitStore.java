@@ -49,12 +49,9 @@ abstract class LogCommitStore implements CommitStore, CommittedThreadView {
   private void catchUp(ThreadFold f, ThreadLog log) {
     Batch b = log.readFrom(f.consumed());
     for (JsonNode p : b.payloads()) {
-      f.apply(p);
+      runThreads.putIfAbsent(f.apply(p), f.threadId);
     }
     f.consumedUpTo(b.end());
-    for (RunRecord r : f.runs()) {
-      runThreads.putIfAbsent(r.runId(), f.threadId);
-    }
   }
 
   /** Folds a thread's log now, so the view knows it (rediscovery after a restart). */

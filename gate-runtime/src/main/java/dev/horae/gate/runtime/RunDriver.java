@@ -47,7 +47,9 @@ final class RunDriver {
   final AgentSnapshot snapshot;
   private ResolvedExecutionEnv env = ResolvedExecutionEnv.empty();
   private long head;
-  private final List<JsonNode> transcript;
+  // the committed transcript this driver started from, plus what it committed since
+  private final List<JsonNode> base;
+  private final AppendOnlyList<JsonNode> added = new AppendOnlyList<>();
   private Optional<ToolBatch> batch;
   private int step;
   private int landed;
@@ -62,7 +64,7 @@ final class RunDriver {
     this.threadId = threadId;
     this.snapshot = snapshot;
     this.head = head;
-    this.transcript = new ArrayList<>(transcript);
+    this.base = transcript;
     this.batch = batch;
     this.step = step;
   }
@@ -136,14 +138,14 @@ final class RunDriver {
     ThreadCommit c = new ThreadCommit(threadId, d, messages, state, events);
     if (ctx.store().isEmpty()) {
       pendingAudits.clear();
-      transcript.addAll(messages);
+      added.addAll(messages);
       return CompletableFuture.completedFuture(null);
     }
     return ctx.store().get().commit(c, CommitConditions.expectingHead(head)).thenAccept(rec -> {
       head = rec.sequence();
       landed++;
       pendingAudits.clear();
-      transcript.addAll(messages);
+      added.addAll(messages);
     });
   }
 
@@ -205,7 +207,8 @@ final class RunDriver {
     CompletionStage<ModelReply> reply;
     try {
       reply = runtime.inference().infer(
-          new InferenceRequest(runId, threadId, step, transcript, snapshot.tools()));
+          new InferenceRequest(runId, threadId, step, AppendOnlyList.concat(base, added.snapshot()),
+              snapshot.tools()));
     } catch (RuntimeException e) {
       reply = CompletableFuture.failedFuture(e);
     }

@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.horae.gate.GateJsonException;
 import dev.horae.gate.ResumeTicket;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -25,7 +24,7 @@ final class ThreadFold {
   final String threadId;
   private long sequence;
   private long consumed;
-  private final List<JsonNode> messages = new ArrayList<>();
+  private final AppendOnlyList<JsonNode> messages = new AppendOnlyList<>();
   private final Map<String, JsonNode> state = new HashMap<>();
   private final Map<String, Map<String, JsonNode>> runStates = new HashMap<>();
   private final Map<String, RunRecord> runs = new LinkedHashMap<>();
@@ -44,13 +43,14 @@ final class ThreadFold {
   }
 
   /**
-   * Applies one commit payload.
+   * Applies one commit payload and returns the Run it is about.
    *
    * @throws GateJsonException when the payload is not a commit
    */
-  void apply(JsonNode payload) {
+  String apply(JsonNode payload) {
     ThreadCommit c = CommitCodec.decodeCommit(payload.path("commit"));
     apply(c, payload.path("sequence").asLong());
+    return c.run().runId();
   }
 
   void apply(ThreadCommit c, long seq) {
@@ -81,7 +81,7 @@ final class ThreadFold {
   }
 
   List<JsonNode> messages() {
-    return List.copyOf(messages);
+    return messages.snapshot();
   }
 
   Map<String, JsonNode> state() {
