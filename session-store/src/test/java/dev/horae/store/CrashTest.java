@@ -5,20 +5,23 @@ import static org.assertj.core.api.Assertions.fail;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.horae.spi.session.SessionEvent;
-import java.io.BufferedReader;
+import dev.horae.spi.session.StoredSession;
 import dev.horae.store.internal.frame.LineFrame;
+import java.io.BufferedReader;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
-import java.nio.file.StandardOpenOption;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.List;
 import java.util.Random;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
-import org.jspecify.annotations.Nullable;
 
 /**
  * Part 2 of the store's contract: a child JVM appends and persists in a loop and is killed with
@@ -45,7 +48,7 @@ class CrashTest {
   void everyAcknowledgedFlushSurvivesSigkill() throws Exception {
     Random random = new Random(SEED);
     Path file = Logs.eventsFile(root, CrashWriter.SESSION);
-    Ack acked = new Ack(0, 0);
+    Progress progress = new Progress();
     int repairs = 0;
     int tears = 0;
     for (int round = 0; round < ROUNDS; round++) {
@@ -56,28 +59,30 @@ class CrashTest {
         if (ready == null || !ready.startsWith("ready ")) {
           fail("writer did not start (got " + ready + "); stderr:\n" + ChildJvm.stderr(err));
         }
-        assertThat(Long.parseLong(ready.substring(6))).isGreaterThanOrEqualTo(acked.events());
+        assertThat(Long.parseLong(ready.substring(6))).isGreaterThanOrEqualTo(progress.acked.events());
         int killAfter = 1 + random.nextInt(MAX_ACKS_BEFORE_KILL);
         for (int i = 0; i < killAfter; i++) {
-          acked = ack(out.readLine(), err);
+          progress.read(out.readLine(), err);
         }
         // SIGKILL through the handle: Process.destroyForcibly would also close our end of its stdout
         assertThat(child.toHandle().destroyForcibly()).isTrue();
         assertThat(child.waitFor(30, TimeUnit.SECONDS)).isTrue();
         // acks printed before the kill landed are acknowledged flushes too
         for (String line = out.readLine(); line != null; line = out.readLine()) {
-          acked = ack(line, err);
+          progress.read(line, err);
         }
       } finally {
         child.destroyForcibly();
       }
       long sizeAfterKill = Files.size(file);
       if (random.nextBoolean()) {
-        sizeAfterKill = tearUnacknowledgedTail(file, acked, sizeAfterKill, random);
+        sizeAfterKill = tearUnacknowledgedTail(file, progress.acked, sizeAfterKill, random);
         tears++;
       }
       try (FileSessionStore store = FileSessionStore.open(root)) {
-        check(store.load(CrashWriter.SESSION).orElseThrow().events(), acked.events());
+        List<SessionEvent> events = store.load(CrashWriter.SESSION).orElseThrow().events();
+        check(events, progress.acked.events());
+        checkForks(store, events, progress.forks);
       }
       if (Files.size(file) < sizeAfterKill) {
         repairs++;
@@ -86,8 +91,9 @@ class CrashTest {
       assertThat(bytes.length == 0 || bytes[bytes.length - 1] == '\n').as("nothing half-written remains").isTrue();
     }
     assertThat(repairs).as("every torn tail was repaired").isGreaterThanOrEqualTo(tears);
-    System.out.println("crash test: " + ROUNDS + " SIGKILLs, " + acked.events() + " acknowledged events, "
-        + tears + " unacknowledged tails torn, " + repairs + " torn tails repaired");
+    System.out.println("crash test: " + ROUNDS + " SIGKILLs, " + progress.acked.events() + " acknowledged events, "
+        + progress.forks.size() + " acknowledged forks, " + tears + " unacknowledged tails torn, " + repairs
+        + " torn tails repaired");
   }
 
   /**
@@ -115,13 +121,45 @@ class CrashTest {
   /** What the writer acknowledged: events and the file length that held them. */
   private record Ack(long events, long bytes) {}
 
-  private static Ack ack(@Nullable String line, Path err) {
-    if (line == null || !line.startsWith("ack ")) {
-      fail("writer stopped early (got " + line + "); stderr:\n" + ChildJvm.stderr(err));
-      throw new AssertionError("unreachable");
+  /** What the writer acknowledged so far. */
+  private static final class Progress {
+    Ack acked = new Ack(0, 0);
+    final Set<Long> forks = new TreeSet<>();
+
+    void read(@Nullable String line, Path err) {
+      if (line != null && line.startsWith("ack ")) {
+        int space = line.indexOf(' ', 4);
+        acked = new Ack(Long.parseLong(line.substring(4, space)), Long.parseLong(line.substring(space + 1)));
+      } else if (line != null && line.startsWith("fork ")) {
+        forks.add(Long.parseLong(line.substring(5)));
+      } else {
+        fail("writer stopped early (got " + line + "); stderr:\n" + ChildJvm.stderr(err));
+      }
     }
-    int space = line.indexOf(' ', 4);
-    return new Ack(Long.parseLong(line.substring(4, space)), Long.parseLong(line.substring(space + 1)));
+  }
+
+  /**
+   * Every acknowledged fork is whole: its header names the parent and seed, its log is the parent's
+   * prefix plus the end-seed marker; and no fork whose creation was cut short is listed.
+   */
+  private static void checkForks(FileSessionStore store, List<SessionEvent> parent, Set<Long> acked) {
+    Set<String> ids = store.ids();
+    for (long seed : acked) {
+      assertThat(ids).contains(CrashWriter.forkId(seed));
+    }
+    for (String id : ids) {
+      if (id.equals(CrashWriter.SESSION)) {
+        continue;
+      }
+      StoredSession fork = store.load(id).orElseThrow();
+      long seed = fork.header().seedLength();
+      assertThat(id).isEqualTo(CrashWriter.forkId(seed));
+      assertThat(fork.header().parentSession()).contains(CrashWriter.SESSION);
+      assertThat(fork.events()).hasSize((int) seed + 1);
+      assertThat(fork.events().subList(0, (int) seed)).isEqualTo(parent.subList(0, (int) seed));
+      assertThat(fork.events().get((int) seed).type()).isEqualTo("session/end-seed");
+      store.release(id);
+    }
   }
 
   private static void check(List<SessionEvent> events, long acked) {

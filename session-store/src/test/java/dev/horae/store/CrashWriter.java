@@ -21,15 +21,35 @@ import java.util.Random;
  * printing {@code ack <length> <file bytes>} only after the persist completed, until it is killed.
  *
  * <p>Every event says which batch it belongs to ({@code batch} = the batch's first seq, {@code
- * of} = its size) so the parent can tell a half-written batch from a whole one.
+ * of} = its size) so the parent can tell a half-written batch from a whole one. Now and then it
+ * forks the log instead (session {@code fork-<seed length>}, seed plus an end-seed marker) and
+ * prints {@code fork <seed length>} once that first persist completed.
  */
 public final class CrashWriter {
 
   static final String SESSION = "crash";
   static final SessionHeader HEADER = SessionHeader.root(SESSION, 0, Optional.empty());
   private static final int MAX_FLUSHES = 100_000;
+  private static final PrintStream out = new PrintStream(System.out, false, StandardCharsets.UTF_8);
 
   private CrashWriter() {}
+
+  /** The fork of the log as it stands, stored with its seed and an end-seed marker. */
+  static String forkId(long seedLength) {
+    return "fork-" + seedLength;
+  }
+
+  private static void fork(FileSessionStore store, List<SessionEvent> log) {
+    long seed = log.size();
+    String id = forkId(seed);
+    List<SessionEvent> child = new ArrayList<>(log);
+    child.add(SessionEvent.of(seed, "session/end-seed", seed, Json.mapper().createObjectNode()));
+    store.persist(HEADER.forkChild(id, seed, seed), child).toCompletableFuture().join();
+    // each fork is written once: let go of its files so a long run does not pile up descriptors
+    store.release(id);
+    out.print("fork " + seed + "\n");
+    out.flush();
+  }
 
   /**
    * Runs the writer.
@@ -39,7 +59,6 @@ public final class CrashWriter {
    */
   public static void main(String[] args) throws IOException {
     Random random = new Random(Long.parseLong(args[1]));
-    PrintStream out = new PrintStream(System.out, false, StandardCharsets.UTF_8);
     Path root = Path.of(args[0]);
     Path events = root.resolve(SESSION).resolve("events.log");
     try (FileSessionStore store = FileSessionStore.open(root)) {
@@ -47,6 +66,10 @@ public final class CrashWriter {
       out.print("ready " + log.size() + "\n");
       out.flush();
       for (int flush = 0; flush < MAX_FLUSHES; flush++) {
+        if (random.nextInt(8) == 0) {
+          fork(store, log);
+          continue;
+        }
         int size = 1 + random.nextInt(5);
         long first = log.size();
         for (int i = 0; i < size; i++) {
