@@ -3,6 +3,7 @@ package dev.horae.conformance.scenario;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.horae.jobs.JobsController;
 import dev.horae.jobs.JobsControllerConfig;
+import dev.horae.schedule.tools.SchedulePlugin;
 import dev.horae.spi.plugin.Plugin;
 import dev.horae.timecontext.plugin.TimeContextPlugin;
 import java.util.LinkedHashMap;
@@ -23,13 +24,15 @@ public final class PluginCatalog {
   public PluginCatalog() {}
 
   /**
-   * The Horae plugins available in this build: {@code time-context} and {@code tool-jobs}.
+   * The Horae plugins available in this build: {@code time-context}, {@code tool-schedule} (no
+   * configuration) and {@code tool-jobs}.
    *
    * @return the catalogue
    */
   public static PluginCatalog standard() {
     return new PluginCatalog()
         .register(TimeContextPlugin.NAME, TimeContextPlugin::withConfig)
+        .register(SchedulePlugin.NAME, config -> new SchedulePlugin())
         .register(JobsController.NAME, config -> JobsController.plugin(JobsControllerConfig.fromJson(config)));
   }
 

@@ -129,12 +129,14 @@ public interface ScenarioHost {
   List<UserMessage> injections(Agent agent);
 
   /**
-   * Makes the next {@code count} store flushes fail with {@code message}.
+   * Scripts the store: the next {@code after} flushes complete, then {@code count} flushes fail
+   * with {@code message}.
    *
-   * @param count how many
+   * @param after how many flushes complete first
+   * @param count how many then fail
    * @param message the failure message
    */
-  void failNextFlushes(int count, String message);
+  void failFlushes(int after, int count, String message);
 
   /**
    * Holds the next store flush pending until {@link #releaseFlush} or {@link #failHeldFlush}.

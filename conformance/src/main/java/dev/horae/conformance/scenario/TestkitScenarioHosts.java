@@ -203,7 +203,10 @@ public final class TestkitScenarioHosts implements ScenarioHosts {
     }
 
     @Override
-    public void failNextFlushes(int count, String message) {
+    public void failFlushes(int after, int count, String message) {
+      for (int i = 0; i < after; i++) {
+        host.store().script().thenComplete();
+      }
       for (int i = 0; i < count; i++) {
         host.store().script().thenFail(new IllegalStateException(message));
       }

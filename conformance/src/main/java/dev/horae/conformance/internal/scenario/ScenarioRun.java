@@ -292,7 +292,8 @@ public final class ScenarioRun {
         return flushOf(as);
       }
       case "failFlush" -> {
-        host().failNextFlushes(s.path("times").asInt(1), s.path("message").asText("scripted flush failure"));
+        host().failFlushes(s.path("after").asInt(0), s.path("times").asInt(1),
+            s.path("message").asText("scripted flush failure"));
         return Outcome.text("scripted");
       }
       case "holdFlush" -> {
