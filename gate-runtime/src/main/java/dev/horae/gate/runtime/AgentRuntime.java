@@ -37,6 +37,9 @@ public final class AgentRuntime {
 
   private static final String NOT_AWAITING = "run is not awaiting";
 
+  /** The Run-scoped state key recording which snapshot a Run executes (for recovery). */
+  static final String SNAPSHOT_KEY = "runtime.snapshot_id.v1";
+
   private final Inference inference;
   private final ToolExecutor executor;
   private final ToolGates hostGates;
@@ -192,6 +195,7 @@ public final class AgentRuntime {
     RunDriver d = new RunDriver(this, context, activation.runId(), activation.threadId(), snap, 0L,
         context.store().map(s -> s.view().committedMessages(activation.threadId())).orElse(List.of()),
         Optional.empty(), 0);
+    d.stage(new StateCommand(SNAPSHOT_KEY, RunDriver.text(snap.id())));
     if (!d.resolveEnv()) {
       return d.end(EndCause.error(Failure.capabilityBound()), List.of());
     }
@@ -332,6 +336,50 @@ public final class AgentRuntime {
     // free-form input for a delegated call becomes that call's result
     return d.completeWith(new ToolOutput(call.callId(),
         RunDriver.text(((ResumeResult.Input) result).text()), false));
+  }
+
+  /**
+   * Continues a running Run whose driver was lost (a crash, a dropped process), from committed
+   * state (gate specification §7.5): a call found executing follows its pinned recovery policy
+   * ({@code neverReplay} → indeterminate; {@code replaySafe} and {@code durableRequest} → executed
+   * again with the next attempt and the same operation id, until their attempts are exhausted), an
+   * awaiting call without a ticket is drift and becomes indeterminate, requested calls are
+   * re-gated. An awaiting or ended Run is returned unchanged: its wake is perform or resume. The
+   * first commit is conditioned on the head read, so two recoveries cannot both proceed.
+   *
+   * @param runId the Run
+   * @param context store, cancellation, policy
+   * @return a stage with the Run's state; it fails when the Run has no committed state or its
+   *     snapshot is not registered
+   */
+  public CompletionStage<RunState> recover(String runId, RunContext context) {
+    Optional<CommittedRun> committedRun = context.store().flatMap(s -> s.view().committedRun(runId));
+    if (committedRun.isEmpty()) {
+      return CompletableFuture.failedFuture(new GateRuntimeException.Execution(
+          "run " + runId + " has no committed state", null));
+    }
+    RunRecord record = committedRun.get().record();
+    if (!(record.state() instanceof RunState.Running)) {
+      return CompletableFuture.completedFuture(record.state());
+    }
+    Optional<ToolBatch> batch = Optional.ofNullable(committedRun.get().state().get(ToolBatch.STATE_KEY))
+        .map(CommitCodec::decodeBatch).filter(b -> b.runId().equals(runId));
+    Optional<String> snapshotId = Optional.ofNullable(committedRun.get().state().get(SNAPSHOT_KEY))
+        .map(JsonNode::asText);
+    AgentSnapshot snap = snapshotId.map(snapshots::get).orElse(null);
+    if (snap == null) {
+      return CompletableFuture.failedFuture(new GateRuntimeException.Resolution(
+          "snapshot for recovery of run " + runId + " not found"));
+    }
+    RunDriver d = new RunDriver(this, context, runId, record.threadId(), snap, record.headSequence(),
+        committedRun.get().messages(), batch, batch.map(ToolBatch::step).orElse(0));
+    if (!d.resolveEnv()) {
+      return d.end(EndCause.error(Failure.capabilityBound()), List.of());
+    }
+    return d.recover()
+        .handle((state, err) -> err == null
+            ? CompletableFuture.completedFuture(state) : d.recoverEndedElsewhere(err))
+        .thenCompose(s -> s);
   }
 
   /**

@@ -55,6 +55,8 @@ final class RunDriver {
   private int landed;
   // audits of calls settled without their own commit; they ride the next commit
   private final List<JsonNode> pendingAudits = new ArrayList<>();
+  // state commands staged for the next commit besides the batch
+  private final List<StateCommand> pendingState = new ArrayList<>();
 
   RunDriver(AgentRuntime runtime, RunContext ctx, String runId, String threadId,
       AgentSnapshot snapshot, long head, List<JsonNode> transcript, Optional<ToolBatch> batch, int step) {
@@ -94,6 +96,11 @@ final class RunDriver {
     return CompletableFuture.failedFuture(c);
   }
 
+  /** Stages a Run-scoped state command for the next commit. */
+  void stage(StateCommand command) {
+    pendingState.add(command);
+  }
+
   /** Merges the snapshot's plugin environment; false when it violates a bound. */
   boolean resolveEnv() {
     try {
@@ -108,7 +115,7 @@ final class RunDriver {
 
   /** One commit through the store (or nowhere, without a store), conditioned on the run head. */
   CompletionStage<Void> commit(RunDisposition d, List<JsonNode> messages, List<JsonNode> extras) {
-    List<StateCommand> state = new ArrayList<>();
+    List<StateCommand> state = new ArrayList<>(pendingState);
     batch.ifPresent(b -> state.add(new StateCommand(ToolBatch.STATE_KEY, CommitCodec.encodeBatch(b))));
     Set<String> keys = new HashSet<>();
     for (StateCommand s : state) {
@@ -138,6 +145,7 @@ final class RunDriver {
     ThreadCommit c = new ThreadCommit(threadId, d, messages, state, events);
     if (ctx.store().isEmpty()) {
       pendingAudits.clear();
+      pendingState.clear();
       added.addAll(messages);
       return CompletableFuture.completedFuture(null);
     }
@@ -145,6 +153,7 @@ final class RunDriver {
       head = rec.sequence();
       landed++;
       pendingAudits.clear();
+      pendingState.clear();
       added.addAll(messages);
     });
   }
@@ -248,6 +257,9 @@ final class RunDriver {
 
   /** Handles the next requested call in model order, or publishes a settled batch. */
   CompletionStage<RunState> processBatch() {
+    if (ctx.cancellation().aborted()) {
+      return end(EndCause.cancelled(), List.of());
+    }
     ToolBatch b = batch.orElseThrow();
     Optional<DurableToolCall> next = b.calls().stream()
         .filter(c -> c.phase() instanceof ToolCallPhase.Requested).findFirst();
@@ -447,6 +459,46 @@ final class RunDriver {
       return publish();
     }
     return commit(new RunDisposition.Running(runId), List.of(), List.of()).thenCompose(v -> processBatch());
+  }
+
+  // ---------------------------------------------------------------- recovery (§7.5)
+
+  static final String NO_REPLAY = "execution was interrupted and the recovery policy forbids replay";
+  static final String EXHAUSTED = "recovery attempts exhausted";
+
+  /**
+   * Continues a running Run from committed state after its driver was lost: an open batch's
+   * executing call follows its pinned policy, an awaiting call is drift, requested calls are
+   * re-gated; a settled or absent batch continues with the next step.
+   */
+  CompletionStage<RunState> recover() {
+    if (batch.isEmpty() || batch.get().finalized()) {
+      return runSteps();
+    }
+    ToolBatch b = batch.get();
+    Optional<ToolCall> replay = Optional.empty();
+    for (DurableToolCall c : b.calls()) {
+      String id = c.call().callId();
+      if (c.phase() instanceof ToolCallPhase.Awaiting a) {
+        b = b.markIndeterminate(id, "orphan wait " + a.kind().wireName() + " correlation " + a.correlationId());
+      } else if (c.phase() instanceof ToolCallPhase.Executing e) {
+        if (c.recoveryPolicy() instanceof ToolRecoveryPolicy.NeverReplay) {
+          b = b.markIndeterminate(id, NO_REPLAY);
+        } else if (e.attempt() >= c.recoveryPolicy().maxAttempts()) {
+          b = b.markIndeterminate(id, EXHAUSTED);
+        } else if (replay.isEmpty()) {
+          b = b.markExecuting(id);
+          replay = Optional.of(c.call());
+        }
+      }
+    }
+    batch = Optional.of(b);
+    if (replay.isPresent()) {
+      ToolCall call = replay.get();
+      // the next attempt is committed before the executor is entered, with the same operation id
+      return commit(new RunDisposition.Running(runId), List.of(), List.of()).thenCompose(v -> execute(call));
+    }
+    return b.allSettled() ? publish() : processBatch();
   }
 
   // ---------------------------------------------------------------- helpers
