@@ -1,6 +1,9 @@
 package dev.horae.invariant;
 
 import dev.horae.invariant.internal.RunFacts;
+import dev.horae.invariant.internal.SessionStates;
+import dev.horae.spi.invariant.InvariantChecks;
+import dev.horae.spi.invariant.InvariantFail;
 import dev.horae.spi.session.SessionEvent;
 import dev.horae.spi.session.SessionHeader;
 import java.util.ArrayList;
@@ -63,6 +66,38 @@ public final class GateCompanion implements LogCompanion {
       }
     }
     return facts.accept(candidate.data()).map(m -> LogFinding.at(owner(), candidate.seq(), m));
+  }
+
+  /**
+   * The installed checks keep each session's run facts between appends, so a candidate costs only
+   * the commits appended since the previous check; the verdicts equal {@link #checkAppend}'s.
+   */
+  @Override
+  public InvariantChecks checks(InvariantFail fail) {
+    InvariantChecks whole = LogCompanion.super.checks(fail);
+    SessionStates<RunFacts> states = new SessionStates<>();
+    return new InvariantChecks() {
+      @Override
+      public void checkSession(SessionHeader header, List<SessionEvent> log) {
+        whole.checkSession(header, log);
+      }
+
+      @Override
+      public void checkAppend(SessionHeader header, List<SessionEvent> log, SessionEvent candidate) {
+        if (!candidate.type().equals(COMMIT_EVENT)) {
+          return;
+        }
+        RunFacts facts = states.covering(header.id(), log, 0, RunFacts::new, (f, e) -> {
+          if (e.type().equals(COMMIT_EVENT)) {
+            f.accept(e.data());
+          }
+        });
+        Optional<String> violation = facts.check(candidate.data());
+        if (violation.isPresent()) {
+          throw fail.fail(violation.get());
+        }
+      }
+    };
   }
 
   @Override

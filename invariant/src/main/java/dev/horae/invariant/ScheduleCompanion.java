@@ -2,6 +2,9 @@ package dev.horae.invariant;
 
 import dev.horae.schedule.CorruptScheduleLogException;
 import dev.horae.schedule.ScheduleFold;
+import dev.horae.invariant.internal.SessionStates;
+import dev.horae.spi.invariant.InvariantChecks;
+import dev.horae.spi.invariant.InvariantFail;
 import dev.horae.spi.session.EventTypes;
 import dev.horae.spi.session.SessionEvent;
 import dev.horae.spi.session.SessionHeader;
@@ -54,6 +57,45 @@ public final class ScheduleCompanion implements LogCompanion {
     } catch (CorruptScheduleLogException e) {
       return Optional.of(LogFinding.at(owner(), candidate.seq(), e.reason()));
     }
+  }
+
+  /**
+   * The installed checks keep each session's fold between appends, so a candidate costs only the
+   * events appended since the previous check; the verdicts equal {@link #checkAppend}'s.
+   */
+  @Override
+  public InvariantChecks checks(InvariantFail fail) {
+    InvariantChecks whole = LogCompanion.super.checks(fail);
+    SessionStates<ScheduleFold> folds = new SessionStates<>();
+    return new InvariantChecks() {
+      @Override
+      public void checkSession(SessionHeader header, List<SessionEvent> log) {
+        whole.checkSession(header, log);
+      }
+
+      @Override
+      public void checkAppend(SessionHeader header, List<SessionEvent> log, SessionEvent candidate) {
+        if (!candidate.type().equals(EventTypes.SCHEDULE_CHANGE)) {
+          return;
+        }
+        if (header.seedLength() > log.size()) {
+          whole.checkAppend(header, log, candidate);
+          return;
+        }
+        int seed = (int) header.seedLength();
+        try {
+          ScheduleFold fold = folds.covering(header.id(), log, seed, () -> ScheduleFold.start(seed), (f, e) -> {
+            if (e.type().equals(EventTypes.SCHEDULE_CHANGE)) {
+              f.absorb(List.of(e));
+            }
+          });
+          // the cached fold must only ever cover committed events
+          fold.copy().absorb(List.of(candidate));
+        } catch (CorruptScheduleLogException e) {
+          throw fail.fail(e.reason());
+        }
+      }
+    };
   }
 
   @Override

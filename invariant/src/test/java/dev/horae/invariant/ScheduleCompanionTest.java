@@ -153,6 +153,26 @@ class ScheduleCompanionTest {
   }
 
   @Test
+  void aReplacedSessionIsFoldedAfreshNotFromTheCachedFold() {
+    TestHost host = TestHost.builder().build();
+    companion.register(host.invariants());
+    Session session = host.sessions().create(CreateOptions.DEFAULT);
+    session.append(EventTypes.SCHEDULE_CHANGE, Changes.create("a"));
+    session.append(EventTypes.SCHEDULE_CHANGE, Changes.create("b"));
+    session.append(EventTypes.SCHEDULE_CHANGE, Changes.delete("a"));
+    // same id, same length, different events: resumed from a store that holds another history
+    host.sessions().detach(session);
+    host.store().put(new StoredSession(session.header(),
+        Changes.log(Changes.create("a"), Changes.create("c"), Changes.delete("a"))));
+    Session resumed = host.sessions().resume(session.id());
+
+    assertThatThrownBy(() -> resumed.append(EventTypes.SCHEDULE_CHANGE, Changes.delete("b")))
+        .hasMessage(PREFIX + "schedule delete targets inactive id \"b\"");
+    resumed.append(EventTypes.SCHEDULE_CHANGE, Changes.dispatch("c"));
+    assertThat(resumed.events()).hasSize(4);
+  }
+
+  @Test
   void aClosedRegistrationChecksNothing() {
     TestHost host = TestHost.builder().build();
     Session session = host.sessions().create(CreateOptions.DEFAULT);

@@ -11,7 +11,7 @@ import java.util.Optional;
 /**
  * The run facts of one session log, replayed commit by commit: the last accepted commit sequence
  * and the latest state of every Run. A rejected commit changes nothing, as a vetoed append would
- * not have. Not thread-safe; one replay per check.
+ * not have. Not thread-safe; appends to one session are serialized by the host.
  */
 public final class RunFacts {
 
@@ -21,41 +21,68 @@ public final class RunFacts {
   private long sequence;
   private final Map<String, RunState> runs = new HashMap<>();
 
+  /** A legal commit, decoded. */
+  private record Fact(long sequence, String runId, RunState state) {}
+
+  /** Why a commit is illegal, or the fact it establishes. */
+  private record Verdict(Optional<String> violation, Optional<Fact> fact) {
+    static Verdict illegal(String why) {
+      return new Verdict(Optional.of(why), Optional.empty());
+    }
+  }
+
   /** Creates an empty replay. */
   public RunFacts() {}
+
+  /**
+   * Checks one {@code gate/commit} payload against the facts so far, without applying it.
+   *
+   * @param payload the event's data
+   * @return why the commit is illegal, or empty
+   */
+  public Optional<String> check(JsonNode payload) {
+    return judge(payload).violation();
+  }
 
   /**
    * Checks one {@code gate/commit} payload and, when it is legal, applies it.
    *
    * @param payload the event's data
-   * @return why the commit is illegal, or empty when it was applied
+   * @return why the commit is illegal (then nothing changed), or empty when it was applied
    */
   public Optional<String> accept(JsonNode payload) {
+    Verdict verdict = judge(payload);
+    verdict.fact().ifPresent(f -> {
+      sequence = f.sequence();
+      runs.put(f.runId(), f.state());
+    });
+    return verdict.violation();
+  }
+
+  private Verdict judge(JsonNode payload) {
     JsonNode seq = payload.path("sequence");
     if (!payload.isObject() || !seq.isIntegralNumber() || !seq.canConvertToLong()) {
-      return Optional.of("gate commit payload is malformed: \"sequence\" must be an integer");
+      return Verdict.illegal("gate commit payload is malformed: \"sequence\" must be an integer");
     }
     ThreadCommit commit;
     try {
       commit = CommitCodec.decodeCommit(payload.path("commit"));
     } catch (RuntimeException e) {
       // the codec reports shape errors as GateJsonException, record invariants as NPE/IAE
-      return Optional.of("gate commit payload is malformed: " + e.getMessage());
+      return Verdict.illegal("gate commit payload is malformed: " + e.getMessage());
     }
     Optional<String> invalid = commit.validate();
     if (invalid.isPresent()) {
-      return invalid;
+      return Verdict.illegal(invalid.get());
     }
     if (seq.longValue() != sequence + 1) {
-      return Optional.of("gate commit sequence must be " + (sequence + 1) + ", found " + seq.longValue());
+      return Verdict.illegal("gate commit sequence must be " + (sequence + 1) + ", found " + seq.longValue());
     }
     String runId = commit.run().runId();
     RunState latest = runs.get(runId);
     if (latest != null && !latest.permits(commit.run().state())) {
-      return Optional.of("run " + runId + " has already ended; later commits are rejected");
+      return Verdict.illegal("run " + runId + " has already ended; later commits are rejected");
     }
-    sequence = seq.longValue();
-    runs.put(runId, commit.run().state());
-    return Optional.empty();
+    return new Verdict(Optional.empty(), Optional.of(new Fact(seq.longValue(), runId, commit.run().state())));
   }
 }

@@ -1,10 +1,13 @@
 package dev.horae.invariant.junit;
 
+import dev.horae.invariant.Companions;
 import dev.horae.invariant.JobsCompanion;
+import dev.horae.invariant.LogCompanion;
 import dev.horae.invariant.LogFinding;
 import dev.horae.invariant.Owners;
 import dev.horae.invariant.SessionLogCheck;
 import dev.horae.spi.Registration;
+import dev.horae.spi.invariant.InvariantChecks;
 import dev.horae.spi.invariant.InvariantViolation;
 import dev.horae.spi.jobs.JobService;
 import dev.horae.spi.plugin.Host;
@@ -68,8 +71,13 @@ public final class InvariantGuard implements AfterEachCallback {
     for (Session session : sessions.list()) {
       checkLog(session.header(), session.events());
     }
+    // the companions' own installed checks, so each append costs what it costs under a host
+    List<InvariantChecks> checks = new ArrayList<>();
+    for (LogCompanion companion : Companions.logCompanions()) {
+      checks.add(companion.checks(message -> new InvariantViolation(companion.owner(), message)));
+    }
     hooks.add(sessions.onSessionCreated(this::checkLog));
-    hooks.add(sessions.onPreAppend(this::checkAppend));
+    hooks.add(sessions.onPreAppend((header, log, candidate) -> checkAppend(checks, header, log, candidate)));
     return sessions;
   }
 
@@ -81,11 +89,15 @@ public final class InvariantGuard implements AfterEachCallback {
     }
   }
 
-  private void checkAppend(SessionHeader header, List<SessionEvent> log, SessionEvent candidate) {
-    try {
-      record(header, SessionLogCheck.checkAppend(header, log, candidate));
-    } catch (RuntimeException e) {
-      add("session " + header.id() + ": seq " + candidate.seq() + ": invariant check failed: " + e);
+  private void checkAppend(
+      List<InvariantChecks> checks, SessionHeader header, List<SessionEvent> log, SessionEvent candidate) {
+    for (InvariantChecks c : checks) {
+      try {
+        c.checkAppend(header, log, candidate);
+      } catch (RuntimeException e) {
+        // a veto the guarded host would have raised: recorded, never thrown
+        add("session " + header.id() + ": seq " + candidate.seq() + ": " + e.getMessage());
+      }
     }
   }
 
