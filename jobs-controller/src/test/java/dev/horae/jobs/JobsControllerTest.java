@@ -454,4 +454,47 @@ class JobsControllerTest {
     assertThat(call(other, "job_output", "{\"job_id\":\"bash-1\"}").text())
         .isEqualTo("Error: job bash-1 belongs to another session");
   }
+
+  @Test
+  void cappedJobsGetBoundedNoticesAndUnclaimedArrivalsNeverRefill() {
+    install("{\"maxConsecutiveWakes\":1}");
+    TestAgent agent = host.createAgent();
+    TestJob first = new TestJob();
+    jobs.start(
+        JobStart.builder("pty-send", "x".repeat(1000), first::stream)
+            .owner(agent)
+            .outputLimitBytes(64)
+            .build());
+    settle(first, JobOutcome.completed(Optional.empty()));
+    UserMessage notice = agent.followups().get(0);
+    assertThat(notice.text())
+        .isEqualTo("background job pty-send-1 (\n[notice truncated]\nDone; job_output.");
+    assertThat(notice.source().toJson().get("summary").asText()).hasSize(120).endsWith("\u2026");
+    // no model: the follow-up arrives but nobody claims it, so the budget stays spent
+    host.prompt(agent, "a user message that is never claimed");
+    TestJob second = new TestJob();
+    start(second, agent, "y");
+    settle(second, JobOutcome.completed(Optional.empty()));
+    assertThat(agent.followups()).hasSize(1);
+    assertThat(agent.injections()).hasSize(1);
+    // injection never spends budget; a same-session replacement would start with a full one
+  }
+
+  @Test
+  void configRecordsValidateTheirRanges() {
+    assertThatThrownBy(() -> new JobsControllerConfig(0, 10, CompletionDelivery.WAKEUP, 1))
+        .hasMessage(
+            "tool-jobs: waitTimeoutMs must be a whole number from 1 to 9007199254740991, got 0");
+    assertThatThrownBy(() -> new JobsControllerConfig(100, 50, CompletionDelivery.QUIET, 1))
+        .hasMessage("tool-jobs: waitTimeoutMs (100) exceeds maxWaitTimeoutMs (50)");
+    assertThatThrownBy(() -> new JobsControllerConfig(1, 1, CompletionDelivery.QUIET, 0))
+        .hasMessage("tool-jobs: maxConsecutiveWakes must be a number of at least 1, got 0");
+    assertThatThrownBy(() -> JobsControllerConfig.fromJson(Json.parse("[]")))
+        .hasMessage("tool-jobs: config must be an object, got []");
+    assertThat(JobsControllerConfig.fromJson(Json.parse("{\"waitTimeoutMs\":30000.0}")))
+        .isEqualTo(JobsControllerConfig.defaults());
+    assertThatThrownBy(() -> JobsControllerConfig.fromJson(Json.parse("{\"waitTimeoutMs\":\"5\"}")))
+        .hasMessage(
+            "tool-jobs: waitTimeoutMs must be a whole number from 1 to 9007199254740991, got \"5\"");
+  }
 }
