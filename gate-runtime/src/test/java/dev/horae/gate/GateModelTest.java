@@ -39,6 +39,21 @@ class GateModelTest {
   }
 
   @Test
+  void onlyPermissionClientAndRemoteInputWaitsSurfaceToClients() {
+    ResumeTicket permission = ResumeTicket.of("c", "r", "th", "s", "f", AwaitTarget.toolCall(ToolAwaitReason.PERMISSION, "call-1", TOOL));
+    assertThat(RequiredAction.of(permission)).contains(new RequiredAction("call-1", "echo", TOOL.arguments(), false));
+    ResumeTicket client = ResumeTicket.of("c", "r", "th", "s", "f", AwaitTarget.toolCall(ToolAwaitReason.CLIENT_EXECUTION, "call-1", TOOL));
+    assertThat(RequiredAction.of(client).orElseThrow().clientExecuted()).isTrue();
+    ResumeTicket remote = ResumeTicket.of("c", "r", "th", "s", "f", AwaitTarget.remoteInput(RemoteInputReason.USER_INPUT, "ask"));
+    assertThat(RequiredAction.of(remote)).contains(
+        new RequiredAction("ask", "agent_input", Json.parse("{\"reason\":\"user_input\"}"), true));
+    for (AwaitTarget hidden : List.of(AwaitTarget.toolCall(ToolAwaitReason.SCHEDULED_ACTION, "c", TOOL),
+        AwaitTarget.toolCall(ToolAwaitReason.DELEGATION, "c", TOOL), AwaitTarget.pause(PauseReason.MANUAL))) {
+      assertThat(RequiredAction.of(ResumeTicket.of("c", "r", "th", "s", "f", hidden))).isEmpty();
+    }
+  }
+
+  @Test
   void streamTokensArePairwiseDistinct() {
     Set<String> tokens = new HashSet<>();
     for (AwaitReason r : EnumSet.allOf(AwaitReason.class)) {

@@ -89,7 +89,9 @@ public final class ScheduledActionDispatcher {
    * @return a stage with the last outcome
    */
   public CompletionStage<ResumeOutcome> perform(String runId) {
-    return runtime.performScheduledAction(runId, context, clock.millis()).thenCompose(o -> {
+    long now = clock.millis();
+    // the same reading decides this perform's expiry and the deadline of a chained ticket
+    return runtime.performScheduledAction(runId, context.at(now), now).thenCompose(o -> {
       boolean chained = o instanceof ResumeOutcome.Advanced a
           && a.state() instanceof RunState.Awaiting
           && store.view().resumeTicket(runId).map(t -> t.reason() == AwaitReason.SCHEDULED_ACTION).orElse(false);

@@ -197,6 +197,24 @@ class GateChainTest {
   }
 
   @Test
+  void anEnvironmentThatViolatesItsBoundAtResumeCommitsCapabilityBound() {
+    Fixture f = new Fixture();
+    f.gate(Fixture.scheduling("sched-1"));
+    f.execute("run-1");
+    Plugin bad = Plugin.of(new PluginManifest("bad", List.of(), CapabilityBound.denyAll()),
+        Contributions.of(List.of("sneaky"), List.of(), List.of()));
+    AgentRuntime changed = AgentRuntime.builder(Fixture::script, f::echo).plugin(bad).build();
+    AgentSnapshot same = f.runtime.snapshot(Fixture.SNAPSHOT).orElseThrow();
+    changed.registerSnapshot(new AgentSnapshot(same.id(), same.catalogFingerprint(), Set.of("bad"), same.tools(), 8));
+
+    ResumeOutcome o = changed.performScheduledAction("run-1", f.ctx(), 0).toCompletableFuture().join();
+
+    assertThat(o).isEqualTo(new ResumeOutcome.Advanced(RunState.ended(EndCause.error(Failure.capabilityBound()))));
+    assertThat(f.toolRuns).hasValue(0);
+    assertThat(f.store.view().resumeTicket("run-1")).isEmpty();
+  }
+
+  @Test
   void permissionApprovalRunsTheCommittedCallOnce() {
     Fixture f = new Fixture();
     f.gate((call, state) -> CompletableFuture.completedFuture(GateOutcome.requireConfirmation("ask-1")));
