@@ -10,8 +10,13 @@ import java.nio.file.Path;
  */
 public final class CommitLogCorruptException extends SessionStoreException {
 
+  /** Transient: a {@link Path} is not serializable; the message names the file anyway. */
   private final transient Path file;
+
+  /** The 1-based number of the bad line. */
   private final long line;
+
+  /** The seq the bad line had to start with. */
   private final long seq;
 
   /**

@@ -21,6 +21,7 @@ public record SessionTables(String prefix) {
   /**
    * Validates the prefix: it is spliced into SQL, so only lowercase identifiers are allowed.
    *
+   * @param prefix the table-name prefix
    * @throws IllegalArgumentException when the prefix is not {@code [a-z_][a-z0-9_]*} (at most 31)
    */
   public SessionTables {

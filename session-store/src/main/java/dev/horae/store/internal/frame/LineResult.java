@@ -12,7 +12,11 @@ public sealed interface LineResult permits LineResult.Good, LineResult.BadFrame,
    * @param events the decoded events, contiguous from the expected seq
    */
   record Good(List<SessionEvent> events) implements LineResult {
-    /** Freezes the events. */
+    /**
+     * Freezes the events.
+     *
+     * @param events the decoded events
+     */
     public Good {
       events = List.copyOf(events);
     }
