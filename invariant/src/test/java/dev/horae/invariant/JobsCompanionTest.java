@@ -127,6 +127,37 @@ class JobsCompanionTest {
   }
 
   @Test
+  void anIncoherentCurrentRecordFailsTheInstallationAndLeavesNothingInstalled() {
+    TestHost host = TestHost.builder().build();
+    RecordedJobs jobs = new RecordedJobs(List.of(
+        snapshot("bash-1", "bash", "", Optional.empty(), JobStatus.RUNNING, 0, OptionalLong.empty())));
+    assertThatThrownBy(() -> JobsCompanion.install(host.invariants(), jobs, host.agents()))
+        .isInstanceOf(InvariantViolation.class)
+        .hasMessage("invariant violated by \"@deepseek-ai/dsh-jobs\": job snapshot bash-1: label must be non-empty (at installation)");
+    assertThat(jobs.listeners).isEmpty();
+  }
+
+  @Test
+  void aBadSettlementFailsTheListenerStageAndReachesTheSinkAndTheGuard() {
+    TestHost host = TestHost.builder().build();
+    RecordedJobs jobs = new RecordedJobs(List.of());
+    host.provide(JobService.class, jobs);
+    dev.horae.invariant.junit.InvariantGuard guard = new dev.horae.invariant.junit.InvariantGuard();
+    guard.watch(host);
+    List<InvariantViolation> seen = new ArrayList<>();
+    Registration r = JobsCompanion.install(host.invariants(), jobs, host.agents(), seen::add);
+
+    JobSnapshot late = snapshot("bash-1", "bash", "x", Optional.empty(), JobStatus.COMPLETED, 50, OptionalLong.of(10));
+    List<java.util.concurrent.CompletionStage<?>> stages = jobs.settle(late, Optional.empty());
+    assertThat(stages).hasSize(2).allSatisfy(st -> assertThat(st.toCompletableFuture()).isCompletedExceptionally());
+    String text = "invariant violated by \"@deepseek-ai/dsh-jobs\": job snapshot bash-1: finishedAt must be an epoch integer no earlier than startedAt";
+    assertThat(seen).singleElement().satisfies(v -> assertThat(v.getMessage()).isEqualTo(text));
+    assertThat(guard.drain()).containsExactly(text);
+    r.close();
+    assertThat(jobs.listeners).hasSize(1);
+  }
+
+  @Test
   void aDisabledServiceInstallsNothing() {
     TestHost host = TestHost.builder().invariants(false).build();
     LocalJobService jobs = LocalJobService.builder(host.wallClock(), host.timers()).agents(host.agents()).build();
