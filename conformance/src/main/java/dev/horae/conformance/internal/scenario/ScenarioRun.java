@@ -67,6 +67,8 @@ public final class ScenarioRun {
   private final List<Installed> installed = new ArrayList<>();
   private final Map<String, ScriptedJob> jobs = new HashMap<>();
   private final Map<String, CompletableFuture<Void>> disposals = new HashMap<>();
+  private Optional<GateRun> gate = Optional.empty();
+  private String gateAgent = "";
   private final Map<String, JobId> jobIds = new HashMap<>();
   private final Map<String, Optional<Agent>> jobOwners = new HashMap<>();
   private int anonymous;
@@ -337,6 +339,34 @@ public final class ScenarioRun {
         host().settle();
         return Outcome.text("settled");
       }
+      case "run.runtime" -> {
+        gateAgent = text(s, "agent");
+        gate = Optional.of(new GateRun(s, host().host(), agent(s, "agent").session()));
+        return Outcome.text("ready");
+      }
+      case "run.execute" -> {
+        return gate().execute(text(s, "run"), s.path("input").asText("go"), nowMs(s));
+      }
+      case "run.perform" -> {
+        return gate().perform(text(s, "run"), nowMs(s));
+      }
+      case "run.resume" -> {
+        JsonNode command = s.path("command");
+        if (command.isObject()) {
+          return gate().resume(command, nowMs(s));
+        }
+        if (!s.path("result").isObject()) {
+          throw new StepError("run.resume needs a \"command\", or a \"run\" and a \"result\"");
+        }
+        return gate().resumeFromTicket(text(s, "run"), s.get("result"),
+            s.has("override") ? s.get("override") : F.objectNode(), nowMs(s));
+      }
+      case "run.cancel" -> {
+        return gate().cancel(text(s, "run"), nowMs(s));
+      }
+      case "run.stop" -> {
+        return gate().stop(text(s, "run"), text(s, "reason"), nowMs(s));
+      }
       case "dispose" -> {
         disposals.put(text(s, "agent"), host().dispose(agent(s, "agent")).toCompletableFuture());
         return disposalOf(text(s, "agent"));
@@ -376,6 +406,15 @@ public final class ScenarioRun {
     return Outcome.text(jobId.value());
   }
 
+  private GateRun gate() {
+    return gate.orElseThrow(() -> new StepError("no run.runtime step came before"));
+  }
+
+  // the caller's clock for run decisions: nowMs when given, else the host's wall clock
+  private long nowMs(JsonNode s) {
+    return s.has("nowMs") ? Long.parseUnsignedLong(s.get("nowMs").asText()) : host().host().wallClock().millis();
+  }
+
   private JobService jobService() {
     return host().host().service(JobService.class)
         .orElseThrow(() -> new StepError("the host offers no JobService"));
@@ -411,6 +450,9 @@ public final class ScenarioRun {
       if (resumed.isPresent()) {
         bind(e.getKey(), host().agentFor(resumed.get()));
       }
+    }
+    if (gate.isPresent() && agents.containsKey(gateAgent)) {
+      gate.get().rebuild(host().host(), agents.get(gateAgent).session());
     }
     host().settle();
   }
@@ -463,6 +505,15 @@ public final class ScenarioRun {
         ArrayNode a = F.arrayNode();
         job(s).cancels().forEach(a::add);
         return Outcome.value(a);
+      }
+      case "ticket" -> {
+        return gate().ticket(text(s, "run"));
+      }
+      case "runFacts" -> {
+        return gate().facts(text(s, "run"));
+      }
+      case "toolRuns" -> {
+        return gate().executions();
       }
       case "disposal" -> {
         return disposalOf(text(s, "agent"));
