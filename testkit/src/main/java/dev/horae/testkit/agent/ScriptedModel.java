@@ -10,7 +10,7 @@ import java.util.List;
  * A deterministic model: replies come from a script, in order; when the script is empty it
  * answers {@code ok}. Records every request. Thread-safe.
  */
-public final class ScriptedModel {
+public final class ScriptedModel implements Model {
 
   private final Deque<ModelReply> script = new ArrayDeque<>();
   private final List<ModelRequest> requests = new ArrayList<>();
@@ -65,7 +65,8 @@ public final class ScriptedModel {
     return this;
   }
 
-  synchronized ModelReply reply(ModelRequest request) {
+  @Override
+  public synchronized ModelReply reply(ModelRequest request) {
     requests.add(request);
     ModelReply next = script.pollFirst();
     return next != null ? next : new ModelReply.Text("ok");

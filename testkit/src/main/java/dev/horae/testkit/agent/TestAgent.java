@@ -49,7 +49,7 @@ public final class TestAgent implements Agent {
   private boolean disposed;
   private boolean holdIdle;
   private @Nullable Throwable failNextIdle;
-  private @Nullable ScriptedModel model;
+  private @Nullable Model model;
   private @Nullable AbortController maintenanceSignal;
   private @Nullable AbortController turnSignal;
   private int maintenanceCalls;
@@ -90,13 +90,13 @@ public final class TestAgent implements Agent {
   }
 
   /**
-   * Attaches a scripted model: from now on wakes run real turns. Input already pending is not
-   * started until the next wake.
+   * Attaches a model: from now on wakes run real turns. Input already pending is not started until
+   * the next wake.
    *
    * @param scripted the model
    * @return this agent
    */
-  public synchronized TestAgent useModel(ScriptedModel scripted) {
+  public synchronized TestAgent useModel(Model scripted) {
     this.model = scripted;
     return this;
   }
@@ -441,7 +441,7 @@ public final class TestAgent implements Agent {
     return !nextStep.isEmpty();
   }
 
-  synchronized @Nullable ScriptedModel model() {
+  synchronized @Nullable Model model() {
     return model;
   }
 

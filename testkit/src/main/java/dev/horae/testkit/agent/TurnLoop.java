@@ -128,7 +128,7 @@ public final class TurnLoop {
   private CompletionStage<Boolean> modelStep(
       TestAgent agent, long turn, long step, List<UserMessage> messages, AbortController signal) {
     Session session = agent.session();
-    ScriptedModel model = agent.model();
+    Model model = agent.model();
     if (model == null) {
       return CompletableFuture.failedFuture(new IllegalStateException("agent " + agent.id() + " has no model"));
     }
