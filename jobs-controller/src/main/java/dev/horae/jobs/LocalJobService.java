@@ -310,6 +310,18 @@ public final class LocalJobService implements JobService {
     }
   }
 
+  /**
+   * Every record regardless of owner, in registration order (host diagnostics and the invariant
+   * companion; not part of the fenced seam).
+   *
+   * @return fresh snapshots
+   */
+  public List<JobSnapshot> allSnapshots() {
+    synchronized (lock) {
+      return records.values().stream().map(JobRecord::snapshot).toList();
+    }
+  }
+
   @Override
   public JobSnapshot get(JobId id, Optional<Agent> caller) {
     synchronized (lock) {
