@@ -198,8 +198,10 @@ public final class JdbcSessionStore implements SessionStore {
         if (!row.next()) {
           throw new SessionStoreException("session " + id + " has no stored event at seq " + mine.seq() + " in " + tables.events());
         }
-        SessionEvent last = decode(id, mine.seq(), row.getString(1));
-        if (!last.type().equals(mine.type()) || last.time() != mine.time()) {
+        String stored = row.getString(1);
+        SessionEvent last = decode(id, mine.seq(), stored);
+        // compared in their stored form, so payload node types (int or long) do not matter
+        if (!stored.equals(Json.write(EventCodec.toJson(mine)))) {
           throw new IllegalArgumentException(
               "log of session " + id + " does not continue the stored log: seq " + last.seq() + " is stored as "
                   + last.type() + "@" + last.time() + " but given as " + mine.type() + "@" + mine.time());

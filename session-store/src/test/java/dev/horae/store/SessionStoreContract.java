@@ -162,6 +162,24 @@ abstract class SessionStoreContract {
   }
 
   @Test
+  void aLogThatDiffersOnlyInTheLastStoredPayloadIsRefused() {
+    persist(header("s"), log(3));
+    List<SessionEvent> other = new ArrayList<>(log(4));
+    other.set(2, SessionEvent.of(2, "test/event", 1_700_000_000_002L, Json.parse("{\"n\":2,\"text\":\"forked\"}")));
+    assertThatThrownBy(() -> persist(header("s"), other))
+        .hasCauseInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("does not continue the stored log: seq 2");
+    // the same event with other JSON node types (long instead of int) is the same event
+    List<SessionEvent> same = new ArrayList<>(log(4));
+    ObjectNode data = Json.mapper().createObjectNode();
+    data.put("n", 2L);
+    data.put("text", "event 2");
+    same.set(2, SessionEvent.of(2, "test/event", 1_700_000_000_002L, data));
+    persist(header("s"), same);
+    assertThat(reopen().load("s").orElseThrow().events()).isEqualTo(log(4));
+  }
+
+  @Test
   void aChangedHeaderIsRefused() {
     persist(header("s"), log(1));
     SessionHeader moved = SessionHeader.root("s", 1_700_000_000_000L, Optional.of("Asia/Tokyo"));

@@ -1,5 +1,7 @@
 package dev.horae.store.internal;
 
+import dev.horae.spi.session.EventCodec;
+import dev.horae.spi.session.Json;
 import dev.horae.spi.session.SessionEvent;
 import dev.horae.spi.session.SessionHeader;
 import dev.horae.spi.session.StoredSession;
@@ -282,12 +284,17 @@ public final class SessionFolder implements AutoCloseable {
     SessionEvent last = lastWritten;
     if (last != null) {
       SessionEvent mine = log.get((int) written - 1);
-      if (!mine.type().equals(last.type()) || mine.time() != last.time()) {
+      // compared in their stored form, so payload node types (int or long) do not matter
+      if (!sameStoredForm(mine, last)) {
         throw new IllegalArgumentException(
             "log of session " + id + " does not continue the stored log: seq " + last.seq() + " is stored as "
                 + last.type() + "@" + last.time() + " but given as " + mine.type() + "@" + mine.time());
       }
     }
+  }
+
+  private static boolean sameStoredForm(SessionEvent a, SessionEvent b) {
+    return Json.write(EventCodec.toJson(a)).equals(Json.write(EventCodec.toJson(b)));
   }
 
   private static void checkContiguous(List<SessionEvent> log, long from) {
