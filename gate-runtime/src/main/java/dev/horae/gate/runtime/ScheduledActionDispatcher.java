@@ -54,9 +54,9 @@ public final class ScheduledActionDispatcher {
    * {@link SessionCommitStore}) and performs every one of them.
    *
    * @param sessions the sessions to read
-   * @return a stage with each performed Run's final outcome, by run id
+   * @return a stage with the pass's report
    */
-  public CompletionStage<Map<String, ResumeOutcome>> start(Collection<Session> sessions) {
+  public CompletionStage<DispatchReport> start(Collection<Session> sessions) {
     if (store instanceof SessionCommitStore s) {
       sessions.forEach(s::track);
     }
@@ -67,19 +67,35 @@ public final class ScheduledActionDispatcher {
    * Performs every active scheduled-action ticket the committed view knows, one Run after the
    * other.
    *
-   * @return a stage with each Run's final outcome, by run id
+   * @return a stage with the pass's report; it never fails because one Run failed
    */
-  public CompletionStage<Map<String, ResumeOutcome>> drain() {
+  public CompletionStage<DispatchReport> drain() {
     List<String> runs = new ArrayList<>();
     for (ResumeTicket t : store.view().activeTickets(AwaitReason.SCHEDULED_ACTION)) {
       runs.add(t.runId());
     }
     Map<String, ResumeOutcome> out = new LinkedHashMap<>();
+    Map<String, Throwable> failed = new LinkedHashMap<>();
     CompletionStage<Void> chain = CompletableFuture.completedFuture(null);
     for (String runId : runs) {
-      chain = chain.thenCompose(v -> perform(runId).thenAccept(o -> out.put(runId, o)));
+      chain = chain.thenCompose(v -> {
+        CompletionStage<ResumeOutcome> one;
+        try {
+          one = perform(runId);
+        } catch (RuntimeException e) {
+          one = CompletableFuture.failedFuture(e);
+        }
+        return one.handle((o, err) -> {
+          if (err != null) {
+            failed.put(runId, RunDriver.unwrap(err));
+          } else {
+            out.put(runId, o);
+          }
+          return null;
+        });
+      });
     }
-    return chain.thenApply(v -> out);
+    return chain.thenApply(v -> new DispatchReport(out, failed));
   }
 
   /**

@@ -31,8 +31,9 @@ class RestartAndRaceTest {
     ScheduledActionDispatcher dispatcher =
         ScheduledActionDispatcher.create(second.runtime, second.ctx(), restarted.time());
 
-    Map<String, ResumeOutcome> performed =
-        dispatcher.start(restarted.sessions().list()).toCompletableFuture().join();
+    DispatchReport report = dispatcher.start(restarted.sessions().list()).toCompletableFuture().join();
+    Map<String, ResumeOutcome> performed = report.performed();
+    assertThat(report.failed()).isEmpty();
 
     assertThat(performed).containsOnlyKeys("run-1");
     assertThat(performed.get("run-1")).isEqualTo(new ResumeOutcome.Advanced(RunState.ended(EndCause.naturalEnd())));
@@ -43,7 +44,7 @@ class RestartAndRaceTest {
     assertThat(again).isInstanceOf(ResumeOutcome.Rejected.class);
     assertThat(((ResumeOutcome.Rejected) again).code()).isEqualTo("notAwaiting");
     assertThat(first.toolRuns.get() + second.toolRuns.get()).isEqualTo(1);
-    assertThat(dispatcher.drain().toCompletableFuture().join()).isEmpty();
+    assertThat(dispatcher.drain().toCompletableFuture().join().performed()).isEmpty();
   }
 
   @Test

@@ -81,6 +81,57 @@ class ScheduledActionTest {
   }
 
   @Test
+  void aFailingRunDoesNotBlockTheOthersInADispatcherPass() {
+    Fixture f = new Fixture();
+    f.gate(Fixture.scheduling("sched-1"));
+    f.execute("run-a");
+    f.execute("run-b");
+    AgentRuntime failing = AgentRuntime.builder(Fixture::script, (call, ctx) -> {
+      throw new IllegalStateException("executor down");
+    }).build();
+    failing.registerSnapshot(f.runtime.snapshot(Fixture.SNAPSHOT).orElseThrow());
+    // the executor failure is a tool error result, not a Run failure: both Runs still end
+    DispatchReport report = ScheduledActionDispatcher.create(failing, f.ctx(), f.host.time())
+        .drain().toCompletableFuture().join();
+    assertThat(report.performed()).containsOnlyKeys("run-a", "run-b");
+
+    f.execute("run-c");
+    AgentRuntime noInference = AgentRuntime.builder(r -> {
+      throw new IllegalStateException("model port down");
+    }, f::echo).gates(f.gates).build();
+    noInference.registerSnapshot(f.runtime.snapshot(Fixture.SNAPSHOT).orElseThrow());
+    DispatchReport second = ScheduledActionDispatcher.create(noInference, f.ctx(), f.host.time())
+        .drain().toCompletableFuture().join();
+    assertThat(second.performed().get("run-c")).isEqualTo(new ResumeOutcome.Advanced(
+        RunState.ended(EndCause.error(dev.horae.gate.Failure.of("inference_error", "model port down")))));
+    assertThat(second.failed()).isEmpty();
+
+    // a gate that throws while the performed Run continues is an unexpected failure of that Run
+    Fixture g = new Fixture();
+    java.util.concurrent.atomic.AtomicInteger seen = new java.util.concurrent.atomic.AtomicInteger();
+    g.gate((call, state) -> {
+      if (seen.incrementAndGet() > 1) {
+        throw new IllegalStateException("gate down");
+      }
+      return java.util.concurrent.CompletableFuture.completedFuture(dev.horae.spi.gate.GateOutcome.schedule("s"));
+    });
+    AgentRuntime twoCalls = AgentRuntime.builder(r -> java.util.concurrent.CompletableFuture.completedFuture(
+            r.step() <= 2
+                ? ModelReply.calls(new dev.horae.spi.gate.ToolCall("call-" + r.step(), "echo",
+                    dev.horae.spi.session.Json.mapper().createObjectNode()))
+                : ModelReply.answer("done")), g::echo)
+        .gates(g.gates).build();
+    twoCalls.registerSnapshot(g.runtime.snapshot(Fixture.SNAPSHOT).orElseThrow());
+    twoCalls.execute(new RunActivation("run-g", g.thread(), Fixture.SNAPSHOT, "go"), g.ctx()).toCompletableFuture().join();
+    DispatchReport third = ScheduledActionDispatcher.create(twoCalls, g.ctx(), g.host.time())
+        .drain().toCompletableFuture().join();
+    assertThat(third.performed()).isEmpty();
+    assertThat(third.failed()).containsOnlyKeys("run-g");
+    assertThat(third.failed().get("run-g")).isInstanceOf(GateRuntimeException.Execution.class);
+    assertThat(g.toolRuns).hasValue(1);
+  }
+
+  @Test
   void dispatcherPerformsChainedScheduledActionsInOnePass() {
     Fixture f = new Fixture();
     // every call is scheduled, and the model calls echo at steps 1 and 2 with distinct call ids
@@ -97,7 +148,7 @@ class ScheduledActionTest {
     twoStep.execute(new RunActivation("run-c", f.thread(), Fixture.SNAPSHOT, "go"), f.ctx()).toCompletableFuture().join();
 
     var outcomes = ScheduledActionDispatcher.create(twoStep, f.ctx(), f.host.time())
-        .drain().toCompletableFuture().join();
+        .drain().toCompletableFuture().join().performed();
 
     assertThat(outcomes).containsEntry("run-c", new ResumeOutcome.Advanced(RunState.ended(EndCause.naturalEnd())));
     assertThat(f.toolRuns).hasValue(2);
