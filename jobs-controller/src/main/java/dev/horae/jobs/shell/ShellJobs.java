@@ -4,7 +4,6 @@ import dev.horae.jobs.internal.Errors;
 import dev.horae.jobs.shell.internal.ShellProcess;
 import dev.horae.jobs.shell.internal.Signals;
 import dev.horae.spi.agent.Agent;
-import dev.horae.spi.jobs.JobHooks;
 import dev.horae.spi.jobs.JobId;
 import dev.horae.spi.jobs.JobService;
 import dev.horae.spi.jobs.JobStart;
@@ -14,8 +13,10 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadFactory;
@@ -37,6 +38,7 @@ public final class ShellJobs implements AutoCloseable {
   private final Optional<ThreadFactory> readers;
   private final Signals.Platform platform;
   private final Set<ShellProcess> live = ConcurrentHashMap.newKeySet();
+  private final Map<JobId, ShellProcess> running = new ConcurrentHashMap<>();
   private final Optional<Thread> shutdownHook;
 
   private ShellJobs(
@@ -96,11 +98,37 @@ public final class ShellJobs implements AutoCloseable {
       throw new JobsException(
           JobsException.INVALID_ARGUMENT, "invalid command: expected a non-empty string, got \"\"");
     }
-    return service.start(
-        JobStart.builder(KIND, command, () -> spawn(command))
-            .owner(owner)
-            .outputLimitBytes(config.outputLimitBytes())
-            .build());
+    List<ShellProcess> spawned = new ArrayList<>(1);
+    JobId id =
+        service.start(
+            JobStart.builder(
+                    KIND,
+                    command,
+                    () -> {
+                      ShellProcess p = spawn(command);
+                      spawned.add(p);
+                      return p.hooks();
+                    })
+                .owner(owner)
+                .outputLimitBytes(config.outputLimitBytes())
+                .build());
+    ShellProcess process = spawned.get(0);
+    running.put(id, process);
+    // runs at once when the job already completed, so no finished process is pinned
+    process.whenFinished(() -> running.remove(id));
+    return id;
+  }
+
+  /**
+   * Bytes the unread window of a running job holds right now (the memory bound: at most
+   * {@code retainHeadBytes + retainTailBytes + 3}).
+   *
+   * @param id a job started by this producer
+   * @return the retained bytes, or empty once the job completed
+   */
+  public OptionalInt retainedBytes(JobId id) {
+    ShellProcess p = running.get(id);
+    return p == null ? OptionalInt.empty() : OptionalInt.of(p.retainedBytes());
   }
 
   /**
@@ -125,7 +153,7 @@ public final class ShellJobs implements AutoCloseable {
         });
   }
 
-  private JobHooks spawn(String command) {
+  private ShellProcess spawn(String command) {
     List<String> argv = new ArrayList<>(config.shell());
     argv.add(command);
     ProcessBuilder builder = new ProcessBuilder(argv).redirectErrorStream(true);
@@ -160,7 +188,7 @@ public final class ShellJobs implements AutoCloseable {
             ? readers.get().newThread(job::pump)
             : daemon(job::pump, "shell-job-" + process.pid());
     job.begin(reader);
-    return job.hooks();
+    return job;
   }
 
   private static Thread daemon(Runnable task, String name) {

@@ -12,6 +12,8 @@ import dev.horae.spi.jobs.KillOutcome;
 import dev.horae.spi.time.SystemTime;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -137,6 +139,21 @@ class ShellJobsTest {
   void twoHundredMegabytesOfOutputKeepOnlyTheBoundedWindow() {
     long size = 200L * 1024 * 1024;
     JobId id = shells.start("head -c " + size + " /dev/zero | tr '\\0' 'y'", Optional.empty());
+    AtomicInteger maxRetained = new AtomicInteger();
+    AtomicInteger samples = new AtomicInteger();
+    // sample the unread window while the process writes and nobody reads
+    org.awaitility.Awaitility.await()
+        .atMost(java.time.Duration.ofSeconds(60))
+        .pollInterval(java.time.Duration.ofMillis(2))
+        .until(
+            () -> {
+              OptionalInt retained = shells.retainedBytes(id);
+              retained.ifPresent(r -> maxRetained.accumulateAndGet(r, Math::max));
+              samples.incrementAndGet();
+              return retained.isEmpty();
+            });
+    assertThat(maxRetained.get()).isLessThanOrEqualTo(8192 + 24576 + 3);
+    assertThat(samples.get()).isGreaterThan(1);
     JobSnapshot s = finish(id);
     assertThat(s.status()).isEqualTo(JobStatus.COMPLETED);
     String text = service.read(id, Optional.empty()).text();

@@ -114,6 +114,15 @@ public final class ShellProcess {
   }
 
   /**
+   * Runs {@code action} once {@code done} completed (at once if it already has).
+   *
+   * @param action a short callback
+   */
+  public void whenFinished(Runnable action) {
+    var unused = done.whenComplete((o, e) -> action.run());
+  }
+
+  /**
    * The stream hooks the registry drives.
    *
    * @return cancel, done and the consuming reader
