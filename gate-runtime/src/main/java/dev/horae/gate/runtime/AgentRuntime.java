@@ -282,9 +282,10 @@ public final class AgentRuntime {
     Optional<ToolBatch> batch = Optional.ofNullable(committedRun.get().state().get(ToolBatch.STATE_KEY))
         .map(CommitCodec::decodeBatch)
         .filter(b -> b.runId().equals(ticket.runId()));
-    List<JsonNode> transcript = AppendOnlyList.concat(committed, List.copyOf(context0));
     RunDriver d = new RunDriver(this, context, ticket.runId(), ticket.threadId(), snap,
-        record.headSequence(), transcript, batch, batch.map(ToolBatch::step).orElse(0));
+        record.headSequence(), committed, batch, batch.map(ToolBatch::step).orElse(0));
+    // new context messages land with the resume's first commit
+    d.stageMessages(context0);
     if (!d.resolveEnv()) {
       return d.end(EndCause.error(Failure.capabilityBound()), List.of())
           .thenApply(ResumeOutcome.Advanced::new);

@@ -57,6 +57,8 @@ final class RunDriver {
   private final List<JsonNode> pendingAudits = new ArrayList<>();
   // state commands staged for the next commit besides the batch
   private final List<StateCommand> pendingState = new ArrayList<>();
+  // transcript messages staged for the next commit (a resume's new context messages)
+  private final List<JsonNode> pendingMessages = new ArrayList<>();
 
   RunDriver(AgentRuntime runtime, RunContext ctx, String runId, String threadId,
       AgentSnapshot snapshot, long head, List<JsonNode> transcript, Optional<ToolBatch> batch, int step) {
@@ -96,6 +98,11 @@ final class RunDriver {
     return CompletableFuture.failedFuture(c);
   }
 
+  /** Stages transcript messages for the next commit, ahead of that commit's own messages. */
+  void stageMessages(List<JsonNode> messages) {
+    pendingMessages.addAll(messages);
+  }
+
   /** Stages a Run-scoped state command for the next commit. */
   void stage(StateCommand command) {
     pendingState.add(command);
@@ -114,7 +121,8 @@ final class RunDriver {
   // ---------------------------------------------------------------- commits
 
   /** One commit through the store (or nowhere, without a store), conditioned on the run head. */
-  CompletionStage<Void> commit(RunDisposition d, List<JsonNode> messages, List<JsonNode> extras) {
+  CompletionStage<Void> commit(RunDisposition d, List<JsonNode> own, List<JsonNode> extras) {
+    List<JsonNode> messages = pendingMessages.isEmpty() ? own : AppendOnlyList.concat(List.copyOf(pendingMessages), own);
     List<StateCommand> state = new ArrayList<>(pendingState);
     batch.ifPresent(b -> state.add(new StateCommand(ToolBatch.STATE_KEY, CommitCodec.encodeBatch(b))));
     Set<String> keys = new HashSet<>();
@@ -146,6 +154,7 @@ final class RunDriver {
     if (ctx.store().isEmpty()) {
       pendingAudits.clear();
       pendingState.clear();
+      pendingMessages.clear();
       added.addAll(messages);
       return CompletableFuture.completedFuture(null);
     }
@@ -154,6 +163,7 @@ final class RunDriver {
       landed++;
       pendingAudits.clear();
       pendingState.clear();
+      pendingMessages.clear();
       added.addAll(messages);
     });
   }
