@@ -144,7 +144,7 @@ public final class ChangeCodec {
     }
     String text = node.textValue();
     return switch (UtcInstants.classify(text)) {
-      case CANONICAL -> UtcInstants.parse(text).orElseThrow();
+      case CANONICAL -> UtcInstants.epochOfCanonical(text);
       case NOT_REAL -> throw corrupt("scheduledAt is not a real UTC calendar instant");
       case GRAMMAR ->
           throw corrupt("scheduledAt must be a canonical four-digit-year RFC 3339 UTC instant");

@@ -110,18 +110,43 @@ public final class ScheduleFold {
    * @throws CorruptScheduleLogException when they do not fold; the fold is then unchanged
    */
   public ScheduleFold absorb(List<SessionEvent> appended) {
-    if (appended.isEmpty()) {
-      return this;
+    List<ScheduleChange> changes = new ArrayList<>();
+    for (SessionEvent event : appended) {
+      if (event.type().equals(EventTypes.SCHEDULE_CHANGE)) {
+        changes.add(ChangeCodec.decode(event.data()));
+      }
     }
+    if (changes.size() == 1) {
+      // the common live case: one change can be checked against the state, then applied
+      applyOne(changes.get(0));
+    } else if (!changes.isEmpty()) {
+      applyStaged(changes);
+    }
+    position += appended.size();
+    return this;
+  }
+
+  private void applyOne(ScheduleChange change) {
+    String id = change.id();
+    if (change instanceof ScheduleChange.Create create) {
+      if (seenSet.contains(id)) {
+        throw reused(id);
+      }
+      seenSet.add(id);
+      seen.add(id);
+      active.put(id, create.record());
+    } else if (active.remove(id) == null) {
+      throw inactive(change);
+    }
+  }
+
+  /** Checks a batch against the state plus the batch's own earlier changes, then applies it. */
+  private void applyStaged(List<ScheduleChange> changes) {
     Map<String, ScheduleRecord> added = new LinkedHashMap<>();
     Set<String> removed = new HashSet<>();
     List<String> addedSeen = new ArrayList<>();
     Set<String> addedSeenSet = new HashSet<>();
-    for (SessionEvent event : appended) {
-      if (!event.type().equals(EventTypes.SCHEDULE_CHANGE)) {
-        continue;
-      }
-      ScheduleChange change = ChangeCodec.decode(event.data());
+    for (ScheduleChange change : changes) {
       String id = change.id();
       if (change instanceof ScheduleChange.Create create) {
         if (seenSet.contains(id) || !addedSeenSet.add(id)) {
@@ -137,8 +162,6 @@ public final class ScheduleFold {
     active.putAll(added);
     seen.addAll(addedSeen);
     seenSet.addAll(addedSeen);
-    position += appended.size();
-    return this;
   }
 
   private void applyDirect(List<SessionEvent> events) {

@@ -124,6 +124,16 @@ public final class UtcInstants {
     return Verdict.CANONICAL;
   }
 
+  /**
+   * The epoch value of a text {@link #classify} already called canonical, without re-checking.
+   *
+   * @param canonical a canonical instant text
+   * @return epoch milliseconds
+   */
+  public static long epochOfCanonical(String canonical) {
+    return epochOf(canonical);
+  }
+
   private static long epochOf(String text) {
     // the hot path of decode: plain arithmetic, no java.time allocation per event
     long days = epochDay(digits(text, 0, 4), digits(text, 5, 2), digits(text, 8, 2));
