@@ -118,19 +118,7 @@ class JobsVectorsTest {
 
   private static List<PublicJobSnapshot> snapshots(JsonNode array) {
     List<PublicJobSnapshot> jobs = new ArrayList<>();
-    for (JsonNode j : array) {
-      jobs.add(
-          new PublicJobSnapshot(
-              JobId.parse(j.get("id").asText()),
-              j.get("kind").asText(),
-              j.get("label").asText(),
-              status(j),
-              text(j, "detail"),
-              j.get("startedAt").asLong(),
-              j.hasNonNull("finishedAt")
-                  ? OptionalLong.of(j.get("finishedAt").asLong())
-                  : OptionalLong.empty()));
-    }
+    array.forEach(j -> jobs.add(PublicJobSnapshot.fromJson(j)));
     return jobs;
   }
 

@@ -1,5 +1,6 @@
 package dev.horae.spi.jobs;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.Objects;
@@ -35,6 +36,35 @@ public record PublicJobSnapshot(
     Objects.requireNonNull(status, "status");
     detail = detail.filter(d -> !d.isEmpty());
     Objects.requireNonNull(finishedAt, "finishedAt");
+  }
+
+  /**
+   * Reads the JSON object written by {@link #toJson()}.
+   *
+   * @param json {@code {id, kind, label, status, detail?, startedAt, finishedAt?}}
+   * @return the snapshot
+   * @throws IllegalArgumentException when a member is missing or mistyped, or the id or status is
+   *     invalid
+   */
+  public static PublicJobSnapshot fromJson(JsonNode json) {
+    for (String key : new String[] {"id", "kind", "label", "status"}) {
+      if (!json.path(key).isTextual()) {
+        throw new IllegalArgumentException("public job snapshot needs a string \"" + key + "\"");
+      }
+    }
+    if (!json.path("startedAt").isIntegralNumber()) {
+      throw new IllegalArgumentException("public job snapshot needs an integer \"startedAt\"");
+    }
+    JsonNode detail = json.path("detail");
+    JsonNode finished = json.path("finishedAt");
+    return new PublicJobSnapshot(
+        JobId.parse(json.get("id").asText()),
+        json.get("kind").asText(),
+        json.get("label").asText(),
+        JobStatus.fromWire(json.get("status").asText()),
+        detail.isTextual() ? Optional.of(detail.asText()) : Optional.empty(),
+        json.get("startedAt").asLong(),
+        finished.isIntegralNumber() ? OptionalLong.of(finished.asLong()) : OptionalLong.empty());
   }
 
   /**

@@ -234,19 +234,7 @@ public final class JobTools {
 
   private static List<PublicJobSnapshot> publicJobs(JsonNode array) {
     List<PublicJobSnapshot> out = new ArrayList<>();
-    for (JsonNode j : array) {
-      out.add(
-          new PublicJobSnapshot(
-              JobId.parse(j.path("id").asText()),
-              j.path("kind").asText(),
-              j.path("label").asText(),
-              JobStatus.fromWire(j.path("status").asText()),
-              optionalText(j, "detail"),
-              j.path("startedAt").asLong(),
-              j.has("finishedAt")
-                  ? OptionalLong.of(j.get("finishedAt").asLong())
-                  : OptionalLong.empty()));
-    }
+    array.forEach(j -> out.add(PublicJobSnapshot.fromJson(j)));
     return out;
   }
 
