@@ -71,6 +71,9 @@ public final class GateCompanion implements LogCompanion {
   /**
    * The installed checks keep each session's run facts between appends, so a candidate costs only
    * the commits appended since the previous check; the verdicts equal {@link #checkAppend}'s.
+   *
+   * @param fail the invariant service's fail function
+   * @return checks with their own per-session cache
    */
   @Override
   public InvariantChecks checks(InvariantFail fail) {

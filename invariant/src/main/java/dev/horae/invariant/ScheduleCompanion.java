@@ -1,8 +1,8 @@
 package dev.horae.invariant;
 
+import dev.horae.invariant.internal.SessionStates;
 import dev.horae.schedule.CorruptScheduleLogException;
 import dev.horae.schedule.ScheduleFold;
-import dev.horae.invariant.internal.SessionStates;
 import dev.horae.spi.invariant.InvariantChecks;
 import dev.horae.spi.invariant.InvariantFail;
 import dev.horae.spi.session.EventTypes;
@@ -62,6 +62,9 @@ public final class ScheduleCompanion implements LogCompanion {
   /**
    * The installed checks keep each session's fold between appends, so a candidate costs only the
    * events appended since the previous check; the verdicts equal {@link #checkAppend}'s.
+   *
+   * @param fail the invariant service's fail function
+   * @return checks with their own per-session cache
    */
   @Override
   public InvariantChecks checks(InvariantFail fail) {
