@@ -38,6 +38,12 @@ final class Fixture {
     this.installation = new SchedulePlugin().install(host);
   }
 
+  /** Schedule installed through a wrapper with fault switches over the test host. */
+  Fixture(WrappedHost wrapped) {
+    this.host = wrapped.d;
+    this.installation = new SchedulePlugin().install(wrapped);
+  }
+
   TestAgent agent() {
     return host.createAgent();
   }

@@ -7,36 +7,14 @@ import dev.horae.schedule.ChangeCodec;
 import dev.horae.schedule.ScheduleChange;
 import dev.horae.schedule.ScheduleRecord;
 import dev.horae.spi.AbortSignal;
-import dev.horae.spi.Registration;
-import dev.horae.spi.agent.AgentRegistry;
-import dev.horae.spi.invariant.InvariantService;
-import dev.horae.spi.plugin.Host;
-import dev.horae.spi.plugin.ScopeHandle;
-import dev.horae.spi.plugin.WarningSink;
-import dev.horae.spi.session.AppendValidator;
-import dev.horae.spi.session.CreateOptions;
-import dev.horae.spi.session.DurabilityListener;
-import dev.horae.spi.session.EventObserver;
 import dev.horae.spi.session.EventTypes;
 import dev.horae.spi.session.Json;
 import dev.horae.spi.session.Session;
-import dev.horae.spi.session.SessionCreatedListener;
-import dev.horae.spi.session.Sessions;
-import dev.horae.spi.time.IdSource;
-import dev.horae.spi.time.Timers;
 import dev.horae.spi.tool.ToolDefinition;
 import dev.horae.spi.tool.ToolExecution;
-import dev.horae.spi.tool.ToolRegistry;
 import dev.horae.testkit.TestHost;
 import dev.horae.testkit.agent.TestAgent;
-import java.time.InstantSource;
-import java.time.ZoneId;
 import java.util.Arrays;
-import java.util.List;
-import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionStage;
-import java.util.function.Supplier;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
@@ -51,7 +29,8 @@ class LatencyTest {
   @Test
   void listAndCreateStayUnderAMillisecondOnALongLog() {
     TestHost test = TestHost.builder().start(Fixture.START).build();
-    Host host = new InstantFlushHost(test);
+    WrappedHost host = new WrappedHost(test);
+    host.instantFlush = true;
     new SchedulePlugin().install(host);
     TestAgent a = test.createAgent();
     Session s = a.session();
@@ -106,44 +85,5 @@ class LatencyTest {
         createNs[n / 2] / 1e6, createNs[n * 9 / 10] / 1e6);
     assertThat(createNs[n / 2]).isLessThan(1_000_000L);
     assertThat(listNs[n / 2]).isLessThan(1_000_000L);
-  }
-
-  /** The test host with flush answered at once, so timings exclude persistence. */
-  private static final class InstantFlushHost implements Host {
-    private final TestHost d;
-    private final Sessions sessions;
-
-    InstantFlushHost(TestHost d) {
-      this.d = d;
-      Sessions s = d.sessions();
-      this.sessions = new Sessions() {
-        @Override public Session create(CreateOptions o) { return s.create(o); }
-        @Override public Session fork(Session p, long b, boolean m) { return s.fork(p, b, m); }
-        @Override public Session resume(String id) { return s.resume(id); }
-        @Override public Optional<Session> get(String id) { return s.get(id); }
-        @Override public List<Session> list() { return s.list(); }
-        @Override public CompletionStage<Boolean> flush(Session session) {
-          return CompletableFuture.completedFuture(true);
-        }
-        @Override public Registration onFlush(DurabilityListener l) { return s.onFlush(l); }
-        @Override public Registration onPreAppend(AppendValidator v) { return s.onPreAppend(v); }
-        @Override public Registration onEvent(EventObserver o) { return s.onEvent(o); }
-        @Override public Registration onSessionCreated(SessionCreatedListener l) {
-          return s.onSessionCreated(l);
-        }
-      };
-    }
-
-    @Override public Sessions sessions() { return sessions; }
-    @Override public AgentRegistry agents() { return d.agents(); }
-    @Override public ToolRegistry tools() { return d.tools(); }
-    @Override public InvariantService invariants() { return d.invariants(); }
-    @Override public InstantSource wallClock() { return d.wallClock(); }
-    @Override public Timers timers() { return d.timers(); }
-    @Override public Supplier<ZoneId> processZone() { return d.processZone(); }
-    @Override public IdSource ids() { return d.ids(); }
-    @Override public WarningSink warnings() { return d.warnings(); }
-    @Override public <T> Optional<T> service(Class<T> type) { return d.service(type); }
-    @Override public ScopeHandle newPluginScope() { return d.newPluginScope(); }
   }
 }
