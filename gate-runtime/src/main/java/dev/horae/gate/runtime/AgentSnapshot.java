@@ -41,6 +41,13 @@ public record AgentSnapshot(
         throw new IllegalArgumentException("snapshot lists tool \"" + t.id() + "\" twice");
       }
     }
+    for (ToolDescriptor t : tools) {
+      for (String alias : t.aliases()) {
+        if (!seen.add(alias)) {
+          throw new IllegalArgumentException("snapshot uses tool name \"" + alias + "\" twice");
+        }
+      }
+    }
     if (maxSteps < 1) {
       throw new IllegalArgumentException("maxSteps must be at least 1");
     }
@@ -57,6 +64,21 @@ public record AgentSnapshot(
    */
   public static AgentSnapshot of(String id, Set<String> pluginIds, List<ToolDescriptor> tools, int maxSteps) {
     return new AgentSnapshot(id, CatalogFingerprint.of(tools), pluginIds, tools, maxSteps);
+  }
+
+  /**
+   * Maps a presentation alias back to its canonical tool id; other names are returned unchanged.
+   *
+   * @param name the name the model used
+   * @return the canonical tool id
+   */
+  public String canonical(String name) {
+    for (ToolDescriptor t : tools) {
+      if (t.aliases().contains(name)) {
+        return t.id();
+      }
+    }
+    return name;
   }
 
   /**

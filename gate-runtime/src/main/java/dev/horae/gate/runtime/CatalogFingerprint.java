@@ -35,6 +35,10 @@ public final class CatalogFingerprint {
       o.put("id", t.id());
       o.put("clientExecuted", t.clientExecuted());
       o.set("recoveryPolicy", CommitCodec.encodePolicy(t.recoveryPolicy()));
+      if (!t.aliases().isEmpty()) {
+        ArrayNode aliases = o.putArray("aliases");
+        t.aliases().forEach(aliases::add);
+      }
     }
     try {
       byte[] digest = MessageDigest.getInstance("SHA-256")

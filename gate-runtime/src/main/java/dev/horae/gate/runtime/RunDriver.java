@@ -252,8 +252,10 @@ final class RunDriver {
     }
     ArrayNode calls = assistant.putArray("toolCalls");
     List<DurableToolCall> durable = new ArrayList<>();
-    for (ToolCall c : reply.toolCalls()) {
-      calls.add(GateJson.encodeToolCall(c));
+    for (ToolCall asked : reply.toolCalls()) {
+      calls.add(GateJson.encodeToolCall(asked));
+      // presentation aliases are mapped back before any gate, the batch or the executor sees the call
+      ToolCall c = new ToolCall(asked.callId(), snapshot.canonical(asked.toolId()), asked.arguments());
       ToolRecoveryPolicy policy = snapshot.tool(c.toolId())
           .map(ToolDescriptor::recoveryPolicy).orElse(ToolRecoveryPolicy.neverReplay());
       durable.add(new DurableToolCall(c, policy, new ToolCallPhase.Requested()));

@@ -1,5 +1,6 @@
 package dev.horae.gate.runtime;
 
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -8,8 +9,11 @@ import java.util.Objects;
  * @param id the canonical tool id; non-empty
  * @param recoveryPolicy the policy pinned on every call of this tool
  * @param clientExecuted whether the client executes the tool (such calls bypass the gate chain)
+ * @param aliases presentation names the model may use; mapped back to {@code id} before any gate
+ *     sees the call
  */
-public record ToolDescriptor(String id, ToolRecoveryPolicy recoveryPolicy, boolean clientExecuted) {
+public record ToolDescriptor(
+    String id, ToolRecoveryPolicy recoveryPolicy, boolean clientExecuted, List<String> aliases) {
 
   /**
    * Validates the descriptor.
@@ -22,6 +26,19 @@ public record ToolDescriptor(String id, ToolRecoveryPolicy recoveryPolicy, boole
     if (id.isEmpty()) {
       throw new IllegalArgumentException("tool id must be non-empty");
     }
+    aliases = List.copyOf(aliases);
+  }
+
+  /**
+   * A descriptor without aliases.
+   *
+   * @param id the tool id
+   * @param recoveryPolicy the pinned policy
+   * @param clientExecuted whether the client executes the tool
+   * @throws IllegalArgumentException when the id is empty
+   */
+  public ToolDescriptor(String id, ToolRecoveryPolicy recoveryPolicy, boolean clientExecuted) {
+    this(id, recoveryPolicy, clientExecuted, List.of());
   }
 
   /**

@@ -140,6 +140,26 @@ class GateChainTest {
   }
 
   @Test
+  void presentationAliasesAreMappedBackBeforeAnyGateSeesTheCall() {
+    Fixture f = new Fixture();
+    List<String> seenTools = Collections.synchronizedList(new ArrayList<>());
+    f.gate((call, state) -> {
+      seenTools.add(call.toolId());
+      return CompletableFuture.completedFuture(GateOutcome.allow());
+    });
+    AgentRuntime aliased = AgentRuntime.builder(Fixture::script, f::echo).gates(f.gates).build();
+    aliased.registerSnapshot(AgentSnapshot.of("aliased", Set.of(),
+        List.of(new ToolDescriptor("echo", ToolRecoveryPolicy.neverReplay(), false, List.of("say"))), 4));
+    RunState s = aliased.execute(new RunActivation("run-a", f.thread(), "aliased", "tool:say"), f.ctx())
+        .toCompletableFuture().join();
+    assertThat(s).isEqualTo(RunState.ended(EndCause.naturalEnd()));
+    assertThat(seenTools).containsExactly("echo");
+    assertThat(f.toolRuns).hasValue(1);
+    assertThat(CatalogFingerprint.of(List.of(new ToolDescriptor("echo", ToolRecoveryPolicy.neverReplay(), false, List.of("say")))))
+        .isNotEqualTo(CatalogFingerprint.of(List.of(ToolDescriptor.of("echo")))).startsWith("sha256:").hasSize(71);
+  }
+
+  @Test
   void setResultIsCommittedWithoutRunningTheTool() {
     Fixture f = new Fixture();
     f.gate((call, state) -> CompletableFuture.completedFuture(
