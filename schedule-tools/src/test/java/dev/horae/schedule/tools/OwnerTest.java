@@ -260,4 +260,29 @@ class OwnerTest {
     assertThat(dispatched()).containsExactly("schedule-1");
     assertThat(f.host.time().pendingTimers()).isZero();
   }
+
+  @Test
+  void idleStatusAsksForARecomputeOnlyWhenTheLogHasScheduleChanges() {
+    long requests = f.owner(a).requests();
+    a.setBusy();
+    a.setIdle();
+    assertThat(f.owner(a).requests()).isEqualTo(requests);
+    f.create(a, "{\"prompt\":\"x\",\"after_seconds\":600}");
+    requests = f.owner(a).requests();
+    a.setBusy();
+    a.setIdle();
+    f.host.settle();
+    assertThat(f.owner(a).requests()).isEqualTo(requests + 1);
+  }
+
+  @Test
+  void aForkWhoseInheritedPrefixHoldsChangesAlsoRecomputesOnIdle() {
+    f.create(a, "{\"prompt\":\"x\",\"after_seconds\":600}");
+    TestAgent child = f.host.agentFor(f.host.sessions().fork(a.session(), a.session().length(), true));
+    long requests = f.owner(child).requests();
+    child.setBusy();
+    child.setIdle();
+    assertThat(f.owner(child).requests()).isEqualTo(requests + 1);
+    assertThat(f.list(child)).isEqualTo("[]");
+  }
 }
