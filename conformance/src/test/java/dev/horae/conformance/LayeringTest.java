@@ -54,7 +54,8 @@ class LayeringTest {
   void everyModuleIsOnTheImportedClasspath() {
     assertThat(List.of("dev.horae.spi.time.SystemTime", "dev.horae.schedule.ScheduleFold",
             "dev.horae.timecontext.TimeReadings", "dev.horae.jobs.JobTexts", "dev.horae.gate.GateJson",
-            "dev.horae.testkit.TestHost", "dev.horae.conformance.ConformanceRunner"))
+            "dev.horae.testkit.TestHost", "dev.horae.conformance.ConformanceRunner",
+            "dev.horae.schedule.tools.SchedulePlugin", "dev.horae.invariant.Companions"))
         .allSatisfy(name -> assertThat(classes.contain(name)).as(name).isTrue());
   }
 
@@ -113,8 +114,13 @@ class LayeringTest {
   @Test
   void libraryModulesDependOnNoApplicationHostImplementationOrTestkit() {
     noClasses().that().resideInAnyPackage(SPI, SCHEDULE_CORE, SCHEDULE_CORE_INTERNAL, SCHEDULE_TOOLS,
-            TIME_CONTEXT, JOBS, GATE, INVARIANT)
+            TIME_CONTEXT, JOBS, GATE)
         .should().dependOnClassesThat().resideInAnyPackage(STORE, TESTKIT, CONFORMANCE, EXAMPLES, BENCHMARKS)
+        .allowEmptyShould(true)
+        .check(classes);
+    // the invariant module's check command reads file-store logs, so it may use the store's API
+    noClasses().that().resideInAPackage(INVARIANT)
+        .should().dependOnClassesThat().resideInAnyPackage(TESTKIT, CONFORMANCE, EXAMPLES, BENCHMARKS)
         .allowEmptyShould(true)
         .check(classes);
     noClasses().that().resideInAnyPackage(STORE, TESTKIT)
@@ -125,6 +131,46 @@ class LayeringTest {
     noClasses().that().resideOutsideOfPackage(CONFORMANCE)
         .should().dependOnClassesThat().resideInAPackage(CONFORMANCE)
         .check(classes);
+  }
+
+  /** Module roots, most specific first: a package belongs to the first root it lies under. */
+  private static final List<String> MODULE_ROOTS = List.of("dev.horae.spi", "dev.horae.schedule.tools",
+      "dev.horae.schedule", "dev.horae.timecontext", "dev.horae.jobs", "dev.horae.gate", "dev.horae.invariant",
+      "dev.horae.store", "dev.horae.testkit", "dev.horae.conformance", "dev.horae.examples", "dev.horae.benchmarks");
+
+  /**
+   * Known crossings into another module's internal packages, reported to their owners; anything
+   * not listed here fails. Remove an entry once it is fixed.
+   */
+  private static final Set<String> KNOWN_INTERNAL_CROSSINGS = Set.of(
+      "dev.horae.invariant.internal.cli.SessionFolders -> dev.horae.store.internal.frame");
+
+  private static String module(String pkg) {
+    for (String root : MODULE_ROOTS) {
+      if (pkg.equals(root) || pkg.startsWith(root + ".")) {
+        return root;
+      }
+    }
+    return pkg;
+  }
+
+  @Test
+  void noModuleReachesIntoAnotherModulesInternalPackages() {
+    classes().should(new ArchCondition<JavaClass>("use only their own module's internal packages") {
+      @Override
+      public void check(JavaClass item, ConditionEvents events) {
+        String from = module(item.getPackageName());
+        for (var d : item.getDirectDependenciesFromSelf()) {
+          String target = d.getTargetClass().getPackageName();
+          boolean internal = target.contains(".internal");
+          String crossing = item.getName().replaceAll("\\$.*", "") + " -> " + target;
+          if (internal && target.startsWith("dev.horae.") && !module(target).equals(from)
+              && !KNOWN_INTERNAL_CROSSINGS.contains(crossing)) {
+            events.add(SimpleConditionEvent.violated(d, d.getDescription()));
+          }
+        }
+      }
+    }).check(classes);
   }
 
   @Test
