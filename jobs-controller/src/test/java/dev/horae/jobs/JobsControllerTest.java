@@ -497,4 +497,91 @@ class JobsControllerTest {
         .hasMessage(
             "tool-jobs: waitTimeoutMs must be a whole number from 1 to 9007199254740991, got \"5\"");
   }
+
+  @Test
+  void theNoticeGoesToTheExactOwnerObjectNotASameSessionReplacement() {
+    install("{}");
+    TestAgent original = host.createAgent();
+    TestJob job = new TestJob();
+    start(job, original, "x");
+    TestAgent replacement = host.agentFor(original.session());
+    assertThat(host.agents().get(original.id())).containsSame(replacement);
+    settle(job, JobOutcome.completed(Optional.empty()));
+    assertThat(original.followups()).hasSize(1);
+    assertThat(replacement.followups()).isEmpty();
+    assertThat(replacement.injections()).isEmpty();
+    // the stale object is refused as an owner, the replacement has its own bucket
+    assertThatThrownBy(() -> start(new TestJob(), original, "y"))
+        .hasMessageContaining("is not the registered agent instance");
+    assertThat(start(new TestJob(), replacement, "z").value()).isEqualTo("bash-2");
+  }
+
+  @Test
+  void readerAndDeliveryFailuresAreContained() {
+    install("{}");
+    TestAgent agent = host.createAgent();
+    jobs.start(
+        JobStart.builder(
+                "bash",
+                "broken",
+                () ->
+                    dev.horae.spi.jobs.JobHooks.stream(
+                        reason -> {},
+                        new CompletableFuture<>(),
+                        () -> {
+                          throw new IllegalStateException("reader exploded");
+                        }))
+            .owner(agent)
+            .build());
+    assertThat(call(agent, "job_output", "{\"job_id\":\"bash-1\"}").text())
+        .isEqualTo("Error: reader exploded");
+
+  }
+
+  @Test
+  void deliveryFailuresAreContainedByTheRegistry() {
+    // an inbox that throws: the failure escapes to the registry's containment (JOBS-052)
+    dev.horae.jobs.fakes.FakeRegistry registry = new dev.horae.jobs.fakes.FakeRegistry();
+    dev.horae.jobs.fakes.FakeAgent owner = registry.add(new dev.horae.jobs.fakes.FakeAgent("sess-x"));
+    owner.failDelivery();
+    LocalJobService isolated =
+        LocalJobService.builder(host.wallClock(), host.timers())
+            .agents(registry)
+            .warnings(host.warnings())
+            .settlementExecutor(settlements)
+            .build();
+    Registration mount =
+        JobsController.mount(JobsControllerConfig.defaults(), isolated, host, Optional.empty());
+    TestJob job = new TestJob();
+    isolated.start(JobStart.builder("bash", "x", job::stream).owner(owner).build());
+    settle(job, JobOutcome.completed(Optional.empty()));
+    assertThat(host.warnings().messages())
+        .containsExactly("jobs: onJobDone listener threw for bash-1: IllegalStateException: inbox closed");
+    mount.close();
+  }
+
+  @Test
+  void blockingWaitsMapInterruptionToAbort() throws Exception {
+    install("{}");
+    TestAgent agent = host.createAgent();
+    JobId id = start(new TestJob(), agent, "x");
+    CompletableFuture<Throwable> failure = new CompletableFuture<>();
+    Thread waiter =
+        new Thread(
+            () -> {
+              try {
+                jobs.awaitBlocking(id, 60_000, Optional.of(agent));
+                failure.complete(new AssertionError("returned"));
+              } catch (RuntimeException e) {
+                failure.complete(e);
+              }
+            });
+    waiter.start();
+    org.awaitility.Awaitility.await().until(() -> waiter.getState() == Thread.State.WAITING);
+    waiter.interrupt();
+    assertThat(failure.get(10, java.util.concurrent.TimeUnit.SECONDS))
+        .isInstanceOf(dev.horae.spi.jobs.JobsException.class)
+        .hasMessage("wait aborted");
+    assertThat(host.time().pendingTimers()).isZero();
+  }
 }

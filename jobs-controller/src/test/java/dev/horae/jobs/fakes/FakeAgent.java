@@ -20,6 +20,7 @@ public final class FakeAgent implements Agent {
   private final FakeScope scope = new FakeScope();
   private final List<String> inbox = new ArrayList<>();
   private final List<String> withdrawn = new ArrayList<>();
+  private boolean failDelivery;
 
   /**
    * Creates an agent.
@@ -74,13 +75,25 @@ public final class FakeAgent implements Agent {
     throw new UnsupportedOperationException("not used");
   }
 
+  /** Makes every later followup and inject throw. */
+  public synchronized void failDelivery() {
+    failDelivery = true;
+  }
+
   @Override
   public synchronized void followup(UserMessage message) {
-    inbox.add(message.id());
+    deliver(message);
   }
 
   @Override
   public synchronized void inject(UserMessage message) {
+    deliver(message);
+  }
+
+  private void deliver(UserMessage message) {
+    if (failDelivery) {
+      throw new IllegalStateException("inbox closed");
+    }
     inbox.add(message.id());
   }
 
