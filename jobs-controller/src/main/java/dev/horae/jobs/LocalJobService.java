@@ -196,7 +196,8 @@ public final class LocalJobService implements JobService {
 
     /**
      * Sets the serial settlement executor (tests inject a manual one). It must run tasks one at a
-     * time in submission order.
+     * time in submission order and never on the submitting thread: producers may complete {@code
+     * done} inside a hook the registry calls under its lock.
      *
      * @param value the executor
      * @return this builder

@@ -584,4 +584,34 @@ class JobsControllerTest {
         .hasMessage("wait aborted");
     assertThat(host.time().pendingTimers()).isZero();
   }
+
+  @Test
+  void aSameSessionReplacementStartsWithAFullBudget() {
+    install("{\"maxConsecutiveWakes\":1}");
+    TestAgent original = host.createAgent();
+    TestJob first = new TestJob();
+    start(first, original, "a");
+    settle(first, JobOutcome.completed(Optional.empty()));
+    assertThat(original.followups()).hasSize(1);
+    TestAgent replacement = host.agentFor(original.session());
+    TestJob second = new TestJob();
+    start(second, replacement, "b");
+    settle(second, JobOutcome.completed(Optional.empty()));
+    assertThat(replacement.followups()).hasSize(1);
+  }
+
+  @Test
+  void aRegistryCreatedOverTheHostSettlesOnItsOwnThread() {
+    LocalJobService owned = LocalJobService.create(JobServiceConfig.defaults(), host);
+    host.provide(JobService.class, owned);
+    install("{\"completionDelivery\":\"quiet\"}");
+    TestAgent agent = host.createAgent();
+    TestJob job = new TestJob();
+    JobId id = owned.start(JobStart.builder("bash", "x", job::stream).owner(agent).build());
+    job.done.complete(JobOutcome.completed(Optional.of("exit code: 0")));
+    org.awaitility.Awaitility.await().until(() -> agent.injections().size() == 1);
+    assertThat(owned.get(id, Optional.of(agent)).status()).isEqualTo(JobStatus.COMPLETED);
+    owned.close();
+    assertThat(owned.list(Optional.of(agent))).isEmpty();
+  }
 }
