@@ -4,12 +4,17 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.horae.jobs.JobsController;
 import dev.horae.jobs.JobsControllerConfig;
 import dev.horae.schedule.tools.SchedulePlugin;
+import dev.horae.invariant.Companions;
+import dev.horae.spi.Registration;
+import dev.horae.spi.plugin.Host;
+import dev.horae.spi.plugin.Installation;
 import dev.horae.spi.plugin.Plugin;
 import dev.horae.timecontext.plugin.TimeContextPlugin;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
 
 /**
@@ -18,6 +23,9 @@ import java.util.function.Function;
  */
 public final class PluginCatalog {
 
+  /** The name of the invariant companions (Schedule, time-context, gate, jobs) as one plugin. */
+  public static final String INVARIANTS = "invariants";
+
   private final Map<String, Function<JsonNode, Plugin>> factories = new LinkedHashMap<>();
 
   /** Creates an empty catalogue. */
@@ -25,7 +33,8 @@ public final class PluginCatalog {
 
   /**
    * The Horae plugins available in this build: {@code time-context}, {@code tool-schedule} (no
-   * configuration) and {@code tool-jobs}.
+   * configuration), {@code tool-jobs} and {@code invariants} (every invariant companion,
+   * registered on the host's invariant service).
    *
    * @return the catalogue
    */
@@ -33,7 +42,22 @@ public final class PluginCatalog {
     return new PluginCatalog()
         .register(TimeContextPlugin.NAME, TimeContextPlugin::withConfig)
         .register(SchedulePlugin.NAME, config -> new SchedulePlugin())
-        .register(JobsController.NAME, config -> JobsController.plugin(JobsControllerConfig.fromJson(config)));
+        .register(JobsController.NAME, config -> JobsController.plugin(JobsControllerConfig.fromJson(config)))
+        .register(INVARIANTS, config -> new Plugin() {
+          @Override
+          public String name() {
+            return INVARIANTS;
+          }
+
+          @Override
+          public Installation install(Host host) {
+            Registration companions = Companions.registerAll(host);
+            return () -> {
+              companions.close();
+              return CompletableFuture.completedFuture(null);
+            };
+          }
+        });
   }
 
   /**
