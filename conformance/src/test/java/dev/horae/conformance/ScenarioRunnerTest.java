@@ -54,7 +54,7 @@ class ScenarioRunnerTest {
         "FAIL X: step 1 expect status: a runnable step <> {\"broken\":\"the step names no expectation form\"}",
         "FAIL X: step 1 ?: a runnable step <> {\"broken\":\"a step has a string \\\"do\\\" or a string \\\"expect\\\"\"}",
         "FAIL X: args.steps <> {\"broken\":\"a scenario needs a non-empty args.steps array\"}",
-        "FAIL X: host setup <> {\"broken\":\"StepError: unknown plugin \\\"nope\\\" (known: [time-context, tool-schedule, tool-jobs])\"}");
+        "FAIL X: host setup <> {\"broken\":\"StepError: unknown plugin \\\"nope\\\" (known: [time-context, tool-schedule, tool-jobs, invariants])\"}");
   }
 
   @Test
