@@ -129,6 +129,10 @@ public final class FileSessionStore implements SessionStore, AutoCloseable {
    */
   @Override
   public Optional<StoredSession> load(String id) {
+    if (id.isBlank()) {
+      // no header can carry a blank id, so no such session was ever stored
+      return Optional.empty();
+    }
     return folder(id, false).flatMap(SessionFolder::load);
   }
 

@@ -33,6 +33,8 @@ class FileSessionStoreTest {
   void aMissingSessionLoadsEmptyAndCreatesNothing() throws Exception {
     try (FileSessionStore store = FileSessionStore.open(root)) {
       assertThat(store.load("nobody")).isEmpty();
+      assertThat(store.load("")).isEmpty();
+      assertThat(store.load(" ")).isEmpty();
       assertThat(store.ids()).isEmpty();
     }
     try (var entries = Files.list(root)) {

@@ -21,11 +21,15 @@ public final class FolderNames {
   /**
    * The folder name of a session id.
    *
-   * @param id a non-blank session id
+   * @param id a non-empty session id
    * @return the folder name
-   * @throws IllegalArgumentException when the encoded name is longer than 255 characters
+   * @throws IllegalArgumentException when the id is empty or its encoded name is longer than 255
+   *     characters
    */
   public static String encode(String id) {
+    if (id.isEmpty()) {
+      throw new IllegalArgumentException("session id must not be empty");
+    }
     StringBuilder out = new StringBuilder(id.length());
     byte[] bytes = id.getBytes(StandardCharsets.UTF_8);
     for (int i = 0; i < bytes.length; i++) {

@@ -40,6 +40,13 @@ class FolderNamesTest {
   }
 
   @Test
+  void anEmptyIdHasNoFolder() {
+    assertThatThrownBy(() -> FolderNames.encode(""))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("session id must not be empty");
+  }
+
+  @Test
   void overlongIdsAreRefused() {
     assertThatThrownBy(() -> FolderNames.encode("\u00fc".repeat(50)))
         .isInstanceOf(IllegalArgumentException.class)
