@@ -1,8 +1,14 @@
 package dev.horae.jobs.shell;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.TextNode;
+import dev.horae.jobs.internal.EcmaNumbers;
 import dev.horae.spi.jobs.JobsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -38,6 +44,18 @@ public record ShellJobConfig(
   public static final long MAX_RETAINED = 16_777_216;
 
   private static final long MAX_SAFE = 9007199254740991L;
+
+  private static final List<String> KEYS =
+      List.of(
+          "shell",
+          "workingDirectory",
+          "environment",
+          "retainHeadBytes",
+          "retainTailBytes",
+          "killGraceMs",
+          "drainGraceMs",
+          "outputLimitBytes",
+          "destroyOnJvmExit");
 
   /**
    * Validates the configuration.
@@ -87,6 +105,98 @@ public record ShellJobConfig(
    */
   public static Builder builder() {
     return new Builder();
+  }
+
+  /**
+   * Reads a JSON configuration object; missing keys take their defaults.
+   *
+   * @param json the raw configuration; JSON null or missing means the defaults
+   * @return the validated configuration
+   * @throws JobsException {@code invalid_config} with the exact load-time message
+   */
+  public static ShellJobConfig fromJson(JsonNode json) {
+    if (json.isNull() || json.isMissingNode()) {
+      return defaults();
+    }
+    if (!json.isObject()) {
+      throw fail("shell-jobs: config must be an object, got " + EcmaNumbers.json(json));
+    }
+    for (Iterator<String> names = json.fieldNames(); names.hasNext(); ) {
+      String key = names.next();
+      if (!KEYS.contains(key)) {
+        throw fail("shell-jobs: unknown config key " + EcmaNumbers.json(TextNode.valueOf(key)));
+      }
+    }
+    Builder b = builder();
+    JsonNode shell = json.get("shell");
+    if (shell != null) {
+      List<String> parts = new ArrayList<>();
+      if (shell.isArray()) {
+        shell.forEach(p -> parts.add(p.isTextual() ? p.asText() : ""));
+      }
+      b.shell(parts);
+    }
+    JsonNode dir = json.get("workingDirectory");
+    if (dir != null) {
+      if (!dir.isTextual()) {
+        throw fail("shell-jobs: workingDirectory " + EcmaNumbers.json(dir) + " is not a directory");
+      }
+      b.workingDirectory(Path.of(dir.asText()));
+    }
+    JsonNode env = json.get("environment");
+    if (env != null) {
+      Map<String, String> vars = new LinkedHashMap<>();
+      if (!env.isObject()) {
+        throw fail("shell-jobs: environment must map names to strings");
+      }
+      for (Map.Entry<String, JsonNode> e : env.properties()) {
+        if (!e.getValue().isTextual()) {
+          throw fail("shell-jobs: environment must map names to strings");
+        }
+        vars.put(e.getKey(), e.getValue().asText());
+      }
+      b.environment(vars);
+    }
+    b.retain(
+        whole(json, "retainHeadBytes", 0, 8192), whole(json, "retainTailBytes", 64, 24576));
+    b.killGraceMs(whole(json, "killGraceMs", 0, 2000));
+    b.drainGraceMs(whole(json, "drainGraceMs", 0, 1000));
+    JsonNode limit = json.get("outputLimitBytes");
+    if (limit != null) {
+      double d = limit.isNumber() ? limit.doubleValue() : Double.NaN;
+      if (!(d >= 1 && d <= MAX_SAFE && d == Math.rint(d))) {
+        throw fail(
+            "shell-jobs: outputLimitBytes must be a whole number from 1 to 9007199254740991, got "
+                + EcmaNumbers.json(limit));
+      }
+      b.outputLimitBytes((long) d);
+    }
+    JsonNode destroy = json.get("destroyOnJvmExit");
+    if (destroy != null) {
+      if (!destroy.isBoolean()) {
+        throw fail("shell-jobs: destroyOnJvmExit must be a boolean, got " + EcmaNumbers.json(destroy));
+      }
+      b.destroyOnJvmExit(destroy.booleanValue());
+    }
+    return b.build();
+  }
+
+  private static long whole(JsonNode json, String key, long min, long fallback) {
+    JsonNode v = json.get(key);
+    if (v == null) {
+      return fallback;
+    }
+    double d = v.isNumber() ? v.doubleValue() : Double.NaN;
+    if (!(d >= min && d <= MAX_SAFE && d == Math.rint(d))) {
+      throw fail(
+          "shell-jobs: "
+              + key
+              + " must be a whole number of at least "
+              + min
+              + ", got "
+              + EcmaNumbers.json(v));
+    }
+    return (long) d;
   }
 
   private static void atLeast(String key, long value, long min) {
