@@ -1,11 +1,25 @@
 /**
- * Background jobs for models: the local job registry, the {@code tool-jobs} controller plugin
- * ({@code job_output}, {@code job_list}, {@code job_kill}, completion notices with a bounded wake
- * budget) and the pure texts and UTF-8 bounding they render with.
+ * Background jobs for models: the local job registry, the {@code tool-jobs} controller plugin and
+ * the pure texts and UTF-8 bounding they render with.
  *
- * <p>{@link dev.horae.jobs.JobTexts}, {@link dev.horae.jobs.Utf8Bounds} and {@link
- * dev.horae.jobs.JobsControllerConfig} are pure functions of their arguments; they back the
- * conformance catalogue's {@code jobs.*} functions.
+ * <ul>
+ *   <li>{@link dev.horae.jobs.LocalJobService} — the in-memory provider of the host's {@link
+ *       dev.horae.spi.jobs.JobService} seam: preflight, admission, session fence, consuming reads,
+ *       kill, waits, settlement order, scope-chain routing, owner and service teardown.
+ *   <li>{@link dev.horae.jobs.JobsController} — the plugin: {@code job_output}, {@code job_list},
+ *       {@code job_kill}, completion notices (inject / follow-up with a consecutive-wake budget,
+ *       or quiet), producer output caps, the {@code tool:jobs} system-prompt section. Install it
+ *       unscoped, or {@link dev.horae.jobs.JobsController#mount mount} it once per preset scope.
+ *   <li>{@link dev.horae.jobs.JobTexts}, {@link dev.horae.jobs.Utf8Bounds} and {@link
+ *       dev.horae.jobs.JobsControllerConfig} — pure functions backing the conformance catalogue's
+ *       {@code jobs.*} functions.
+ *   <li>{@link dev.horae.jobs.JobsInvariants} — the snapshot invariant companion; {@link
+ *       dev.horae.jobs.LocalPromptSections} — an in-memory system-prompt section registry.
+ * </ul>
+ *
+ * <p>Typical wiring: {@code host.provide(JobService.class, LocalJobService.create(config, host))},
+ * then {@code host.install(JobsController.plugin(JobsControllerConfig.defaults()))}; producers
+ * such as {@link dev.horae.jobs.shell.ShellJobs} then start jobs owned by the calling agent.
  */
 @NullMarked
 package dev.horae.jobs;
