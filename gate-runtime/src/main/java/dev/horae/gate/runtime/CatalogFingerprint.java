@@ -35,6 +35,9 @@ public final class CatalogFingerprint {
       o.put("id", t.id());
       o.put("clientExecuted", t.clientExecuted());
       o.set("recoveryPolicy", CommitCodec.encodePolicy(t.recoveryPolicy()));
+      if (t.concurrent()) {
+        o.put("concurrent", true);
+      }
       if (!t.aliases().isEmpty()) {
         ArrayNode aliases = o.putArray("aliases");
         t.aliases().forEach(aliases::add);

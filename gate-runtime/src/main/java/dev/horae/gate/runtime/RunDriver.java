@@ -279,6 +279,9 @@ final class RunDriver {
       return publish();
     }
     ToolCall call = next.get().call();
+    if (isConcurrent(call)) {
+      return wave(b);
+    }
     if (snapshot.tool(call.toolId()).map(ToolDescriptor::clientExecuted).orElse(false)) {
       // client-executed tools bypass the chain and wait for the client's result
       batch = Optional.of(b.markAwaiting(call.callId(), ToolWaitKind.EXTERNAL_RESULT, call.callId()));
@@ -357,6 +360,96 @@ final class RunDriver {
     return allow(call, audit);
   }
 
+  private boolean isConcurrent(ToolCall call) {
+    return snapshot.tool(call.toolId()).map(t -> t.concurrent() && !t.clientExecuted()).orElse(false);
+  }
+
+  /**
+   * A parallel wave (§8.2): the maximal run of consecutive requested concurrent calls. Every gate
+   * of the wave is evaluated first; the first wait outcome (in model order) parks the Run before
+   * any executor of the wave starts, leaving the wave's other undecided calls requested for
+   * re-gating after the resume. Otherwise the allowed calls move to executing in one commit and
+   * run together.
+   */
+  private CompletionStage<RunState> wave(ToolBatch b) {
+    List<ToolCall> members = new ArrayList<>();
+    boolean started = false;
+    for (DurableToolCall c : b.calls()) {
+      boolean requested = c.phase() instanceof ToolCallPhase.Requested;
+      if (!started && requested) {
+        started = true;
+      }
+      if (started) {
+        if (!requested || !isConcurrent(c.call())) {
+          break;
+        }
+        members.add(c.call());
+      }
+    }
+    List<CompletableFuture<Optional<GateOutcome>>> decisions = new ArrayList<>();
+    for (ToolCall m : members) {
+      decisions.add(evaluate(m).toCompletableFuture());
+    }
+    return CompletableFuture.allOf(decisions.toArray(CompletableFuture[]::new)).thenCompose(v -> {
+      for (int i = 0; i < members.size(); i++) {
+        GateOutcome o = decisions.get(i).join().orElse(GateOutcome.allow());
+        if (o instanceof GateOutcome.RequireConfirmation || o instanceof GateOutcome.Schedule) {
+          return onOutcome(members.get(i), decisions.get(i).join());
+        }
+      }
+      List<ToolCall> allowed = new ArrayList<>();
+      List<JsonNode> audits = new ArrayList<>();
+      for (int i = 0; i < members.size(); i++) {
+        ToolCall m = members.get(i);
+        Optional<GateOutcome> decided = decisions.get(i).join();
+        GateOutcome o = decided.orElse(GateOutcome.allow());
+        List<JsonNode> audit = decided.isPresent() ? List.of(audit(m, o.auditLabel())) : List.of();
+        ToolBatch cur = batch.orElseThrow();
+        DurableToolCall d = cur.call(m.callId()).orElseThrow();
+        if (o instanceof GateOutcome.Block block) {
+          batch = Optional.of(cur.complete(m.callId(), ToolOutput.error(m.callId(), "blocked: " + block.reason())));
+        } else if (o instanceof GateOutcome.SetResult set) {
+          if (!set.output().callId().equals(m.callId())) {
+            return CompletableFuture.failedFuture(new GateRuntimeException.Execution(
+                "a gate set a result for call " + set.output().callId() + " on call " + m.callId(), null));
+          }
+          batch = Optional.of(cur.complete(m.callId(), set.output()));
+        } else if (!runtime.executor().canHonour(m.toolId(), d.recoveryPolicy())) {
+          batch = Optional.of(cur.complete(m.callId(), ToolOutput.error(m.callId(),
+              "tool " + m.toolId() + " cannot honour recovery policy " + d.recoveryPolicy().type())));
+        } else {
+          batch = Optional.of(cur.markExecuting(m.callId()));
+          allowed.add(m);
+        }
+        audits.addAll(audit);
+      }
+      pendingAudits.addAll(audits);
+      if (allowed.isEmpty()) {
+        return processBatch();
+      }
+      return commit(new RunDisposition.Running(runId), List.of(), List.of()).thenCompose(c -> runTogether(allowed));
+    });
+  }
+
+  /** Runs calls whose move to executing has committed, all at once, then folds their outputs in. */
+  private CompletionStage<RunState> runTogether(List<ToolCall> calls) {
+    List<CompletableFuture<ToolOutput>> outputs = new ArrayList<>();
+    for (ToolCall call : calls) {
+      outputs.add(run(call).toCompletableFuture());
+    }
+    return CompletableFuture.allOf(outputs.toArray(CompletableFuture[]::new)).thenCompose(all -> {
+      ToolBatch cur = batch.orElseThrow();
+      for (int i = 0; i < calls.size(); i++) {
+        cur = cur.complete(calls.get(i).callId(), outputs.get(i).join());
+      }
+      batch = Optional.of(cur);
+      if (cur.allSettled()) {
+        return publish();
+      }
+      return commit(new RunDisposition.Running(runId), List.of(), List.of()).thenCompose(x -> processBatch());
+    });
+  }
+
   private CompletionStage<RunState> allow(ToolCall call, List<JsonNode> audit) {
     ToolBatch b = batch.orElseThrow();
     DurableToolCall d = b.call(call.callId()).orElseThrow();
@@ -373,6 +466,17 @@ final class RunDriver {
 
   /** Runs a call whose move to executing has committed, then folds its output in. */
   CompletionStage<RunState> execute(ToolCall call) {
+    return run(call).thenCompose(output -> {
+      batch = Optional.of(batch.orElseThrow().complete(call.callId(), output));
+      if (batch.orElseThrow().allSettled()) {
+        return publish();
+      }
+      return commit(new RunDisposition.Running(runId), List.of(), List.of()).thenCompose(v -> processBatch());
+    });
+  }
+
+  /** Enters the executor for a call whose move to executing has committed; never fails. */
+  private CompletionStage<ToolOutput> run(ToolCall call) {
     ToolBatch b = batch.orElseThrow();
     int attempt = ((ToolCallPhase.Executing) b.call(call.callId()).orElseThrow().phase()).attempt();
     String opId = b.operationId(call.callId());
@@ -403,12 +507,6 @@ final class RunDriver {
         return ToolOutput.error(call.callId(), "Error: " + unwrap(err).getMessage());
       }
       return o.callId().equals(call.callId()) ? o : new ToolOutput(call.callId(), o.content(), o.isError());
-    }).thenCompose(output -> {
-      batch = Optional.of(batch.orElseThrow().complete(call.callId(), output));
-      if (batch.orElseThrow().allSettled()) {
-        return publish();
-      }
-      return commit(new RunDisposition.Running(runId), List.of(), List.of()).thenCompose(v -> processBatch());
     });
   }
 
@@ -488,7 +586,7 @@ final class RunDriver {
       return runSteps();
     }
     ToolBatch b = batch.get();
-    Optional<ToolCall> replay = Optional.empty();
+    List<ToolCall> replays = new ArrayList<>();
     for (DurableToolCall c : b.calls()) {
       String id = c.call().callId();
       if (c.phase() instanceof ToolCallPhase.Awaiting a) {
@@ -498,19 +596,18 @@ final class RunDriver {
           b = b.markIndeterminate(id, NO_REPLAY);
         } else if (e.attempt() >= c.recoveryPolicy().maxAttempts()) {
           b = b.markIndeterminate(id, EXHAUSTED);
-        } else if (replay.isEmpty()) {
+        } else {
           b = b.markExecuting(id);
-          replay = Optional.of(c.call());
+          replays.add(c.call());
         }
       }
     }
     batch = Optional.of(b);
-    if (replay.isPresent()) {
-      ToolCall call = replay.get();
-      // the next attempt is committed before the executor is entered, with the same operation id
-      return commit(new RunDisposition.Running(runId), List.of(), List.of()).thenCompose(v -> execute(call));
+    if (replays.isEmpty()) {
+      return b.allSettled() ? publish() : processBatch();
     }
-    return b.allSettled() ? publish() : processBatch();
+    // the next attempts are committed before the executor is entered, with the same operation ids
+    return commit(new RunDisposition.Running(runId), List.of(), List.of()).thenCompose(v -> runTogether(replays));
   }
 
   // ---------------------------------------------------------------- helpers

@@ -11,9 +11,12 @@ import java.util.Objects;
  * @param clientExecuted whether the client executes the tool (such calls bypass the gate chain)
  * @param aliases presentation names the model may use; mapped back to {@code id} before any gate
  *     sees the call
+ * @param concurrent whether calls of this tool may run in a parallel wave with neighbouring
+ *     concurrent calls; without it the tool runs exclusively
  */
 public record ToolDescriptor(
-    String id, ToolRecoveryPolicy recoveryPolicy, boolean clientExecuted, List<String> aliases) {
+    String id, ToolRecoveryPolicy recoveryPolicy, boolean clientExecuted, List<String> aliases,
+    boolean concurrent) {
 
   /**
    * Validates the descriptor.
@@ -38,7 +41,30 @@ public record ToolDescriptor(
    * @throws IllegalArgumentException when the id is empty
    */
   public ToolDescriptor(String id, ToolRecoveryPolicy recoveryPolicy, boolean clientExecuted) {
-    this(id, recoveryPolicy, clientExecuted, List.of());
+    this(id, recoveryPolicy, clientExecuted, List.of(), false);
+  }
+
+  /**
+   * A descriptor with aliases, running exclusively.
+   *
+   * @param id the tool id
+   * @param recoveryPolicy the pinned policy
+   * @param clientExecuted whether the client executes the tool
+   * @param aliases presentation names
+   * @throws IllegalArgumentException when the id is empty
+   */
+  public ToolDescriptor(
+      String id, ToolRecoveryPolicy recoveryPolicy, boolean clientExecuted, List<String> aliases) {
+    this(id, recoveryPolicy, clientExecuted, aliases, false);
+  }
+
+  /**
+   * A copy that may run in parallel waves.
+   *
+   * @return the concurrent descriptor
+   */
+  public ToolDescriptor concurrently() {
+    return new ToolDescriptor(id, recoveryPolicy, clientExecuted, aliases, true);
   }
 
   /**
