@@ -312,6 +312,11 @@ public final class ScenarioRun {
         host().settle();
         return Outcome.text("failed");
       }
+      case "veto" -> {
+        veto(text(s, "type"), s.has("data") ? s.get("data") : F.objectNode(), s.path("times").asInt(1),
+            s.path("message").asText("scripted veto"));
+        return Outcome.text("armed");
+      }
       case "restart" -> {
         restart();
         return Outcome.text("restarted");
@@ -426,6 +431,22 @@ public final class ScenarioRun {
       throw new StepError("no job named " + text(s, "job"));
     }
     return j;
+  }
+
+  /**
+   * Arms a pre-append validator (a host-contract seam, so any host supports it) that vetoes the
+   * next {@code times} appends of {@code type} whose data matches {@code data}, then stays inert.
+   */
+  private void veto(String type, JsonNode data, int times, String message) {
+    int[] left = {times};
+    host().host().sessions().onPreAppend((header, log, candidate) -> {
+      synchronized (left) {
+        if (left[0] > 0 && candidate.type().equals(type) && Pattern.matches(data, candidate.data())) {
+          left[0]--;
+          throw new IllegalStateException(message);
+        }
+      }
+    });
   }
 
   private void install(String name, JsonNode config) {
