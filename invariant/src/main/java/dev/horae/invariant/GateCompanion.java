@@ -90,15 +90,16 @@ public final class GateCompanion implements LogCompanion {
         if (!candidate.type().equals(COMMIT_EVENT)) {
           return;
         }
-        RunFacts facts = states.covering(header.id(), log, 0, RunFacts::new, (f, e) -> {
-          if (e.type().equals(COMMIT_EVENT)) {
-            f.accept(e.data());
-          }
-        });
-        Optional<String> violation = facts.check(candidate.data());
-        if (violation.isPresent()) {
-          throw fail.fail(violation.get());
-        }
+        states.check(header.id(), log, candidate, 0, RunFacts::new,
+            (facts, e) -> {
+              if (e.type().equals(COMMIT_EVENT)) {
+                // an illegal committed commit counts as vetoed, as in checkLog
+                facts.accept(e.data());
+              }
+            },
+            (facts, c) -> facts.accept(c.data()).ifPresent(violation -> {
+              throw fail.fail(violation);
+            }));
       }
     };
   }

@@ -87,18 +87,20 @@ public final class ScheduleCompanion implements LogCompanion {
         }
         int seed = (int) header.seedLength();
         try {
-          ScheduleFold fold = folds.covering(header.id(), log, seed, () -> ScheduleFold.start(seed), (f, e) -> {
-            if (e.type().equals(EventTypes.SCHEDULE_CHANGE)) {
-              f.absorb(List.of(e));
-            }
-          });
-          // the cached fold must only ever cover committed events
-          fold.copy().absorb(List.of(candidate));
+          folds.check(header.id(), log, candidate, seed, () -> ScheduleFold.start(seed),
+              ScheduleCompanion::absorb, ScheduleCompanion::absorb);
         } catch (CorruptScheduleLogException e) {
           throw fail.fail(e.reason());
         }
       }
     };
+  }
+
+  /** A failed absorb leaves the fold as it was, so a vetoed candidate leaves no trace. */
+  private static void absorb(ScheduleFold fold, SessionEvent event) {
+    if (event.type().equals(EventTypes.SCHEDULE_CHANGE)) {
+      fold.absorb(List.of(event));
+    }
   }
 
   @Override

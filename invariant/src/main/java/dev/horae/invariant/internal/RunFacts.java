@@ -35,16 +35,6 @@ public final class RunFacts {
   public RunFacts() {}
 
   /**
-   * Checks one {@code gate/commit} payload against the facts so far, without applying it.
-   *
-   * @param payload the event's data
-   * @return why the commit is illegal, or empty
-   */
-  public Optional<String> check(JsonNode payload) {
-    return judge(payload).violation();
-  }
-
-  /**
    * Checks one {@code gate/commit} payload and, when it is legal, applies it.
    *
    * @param payload the event's data

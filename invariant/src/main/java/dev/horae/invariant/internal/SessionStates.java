@@ -69,6 +69,35 @@ public final class SessionStates<S> {
     return state;
   }
 
+  /**
+   * Brings the state up to the whole log, then applies the candidate. When the candidate is
+   * accepted the state covers it as well, so the next check, once the candidate is committed, has
+   * nothing to replay; if it is never committed (another validator vetoed it), the next log does
+   * not end with that very event and the state is rebuilt.
+   *
+   * @param sessionId the session id
+   * @param log the log before the candidate, at least {@code start} events long
+   * @param candidate the candidate event
+   * @param start the first event the replay reads
+   * @param fresh makes the state for an empty replay
+   * @param absorbLogged applies one committed event
+   * @param absorbCandidate applies the candidate, throwing to reject it (the state must then be
+   *     unchanged)
+   * @throws RuntimeException what {@code absorbCandidate} or {@code absorbLogged} threw
+   */
+  public synchronized void check(
+      String sessionId,
+      List<SessionEvent> log,
+      SessionEvent candidate,
+      int start,
+      Supplier<S> fresh,
+      BiConsumer<S, SessionEvent> absorbLogged,
+      BiConsumer<S, SessionEvent> absorbCandidate) {
+    S state = covering(sessionId, log, start, fresh, absorbLogged);
+    absorbCandidate.accept(state, candidate);
+    entries.put(sessionId, new Entry<>(state, start, log.size() + 1, candidate));
+  }
+
   @SuppressWarnings("ReferenceEquality")
   private static <S> boolean stillExtends(Entry<S> cached, List<SessionEvent> log, int start) {
     if (cached.start() != start || cached.position() > log.size() || cached.position() < start) {
