@@ -86,6 +86,7 @@ public final class JdbcSessionStore implements SessionStore {
    */
   public void migrate() {
     try (Connection c = dataSource.getConnection()) {
+      boolean autoCommit = c.getAutoCommit();
       c.setAutoCommit(false);
       try (PreparedStatement lock = c.prepareStatement("SELECT pg_advisory_xact_lock(?)");
           Statement ddl = c.createStatement()) {
@@ -98,6 +99,8 @@ public final class JdbcSessionStore implements SessionStore {
       } catch (SQLException | RuntimeException e) {
         c.rollback();
         throw e;
+      } finally {
+        c.setAutoCommit(autoCommit);
       }
     } catch (SQLException e) {
       throw new SessionStoreException("cannot create the session tables " + tables.sessions() + ", " + tables.events()
@@ -317,14 +320,24 @@ public final class JdbcSessionStore implements SessionStore {
 
   private void inTransaction(String id, int isolation, Work work) {
     try (Connection c = dataSource.getConnection()) {
+      // a pooled connection goes back as it came
+      boolean autoCommit = c.getAutoCommit();
+      int previousIsolation = c.getTransactionIsolation();
       c.setAutoCommit(false);
       c.setTransactionIsolation(isolation);
       try {
         work.run(c);
         c.commit();
       } catch (SQLException | RuntimeException e) {
-        c.rollback();
+        try {
+          c.rollback();
+        } catch (SQLException rollback) {
+          e.addSuppressed(rollback);
+        }
         throw e;
+      } finally {
+        c.setTransactionIsolation(previousIsolation);
+        c.setAutoCommit(autoCommit);
       }
     } catch (SQLException e) {
       throw new SessionStoreException("database failure on session " + id + ": " + e.getMessage(), e);
