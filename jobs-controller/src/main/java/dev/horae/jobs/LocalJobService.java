@@ -1,5 +1,6 @@
 package dev.horae.jobs;
 
+import dev.horae.jobs.internal.Callbacks;
 import dev.horae.jobs.internal.EcmaNumbers;
 import dev.horae.jobs.internal.Errors;
 import dev.horae.jobs.internal.JobRecord;
@@ -72,6 +73,7 @@ public final class LocalJobService implements JobService {
   private final Executor settlementExecutor;
   private final Optional<ExecutorService> ownedExecutor;
   private final Routing routing = new Routing();
+  private final Callbacks callbacks;
 
   // guarded by lock
   private final Map<JobId, JobRecord> records = new LinkedHashMap<>();
@@ -88,6 +90,7 @@ public final class LocalJobService implements JobService {
     this.wallClock = b.wallClock;
     this.timers = b.timers;
     this.warnings = b.warnings;
+    this.callbacks = new Callbacks(b.warnings);
     this.scopeChain = b.scopeChain;
     Executor executor = b.settlementExecutor;
     if (executor == null) {
@@ -345,7 +348,7 @@ public final class LocalJobService implements JobService {
       withdraw = r.status.isTerminal() ? r.markReported() : List.of();
       result = new JobRead(text, r.snapshot());
     }
-    withdraw(withdraw);
+    callbacks.withdraw(withdraw);
     return result;
   }
 
@@ -368,7 +371,7 @@ public final class LocalJobService implements JobService {
         outcome = KillOutcome.REQUESTED;
       }
     }
-    withdraw(withdraw);
+    callbacks.withdraw(withdraw);
     if (outcome == KillOutcome.REQUESTED) {
       publishChange(owner);
     }
@@ -400,7 +403,7 @@ public final class LocalJobService implements JobService {
       }
     }
     if (terminal != null) {
-      withdraw(withdraw);
+      callbacks.withdraw(withdraw);
       return CompletableFuture.completedFuture(terminal);
     }
     JobRecord record = r;
@@ -468,7 +471,7 @@ public final class LocalJobService implements JobService {
       }
     }
     if (now) {
-      withdraw(List.of(notice));
+      callbacks.withdraw(List.of(notice));
     }
   }
 
@@ -659,39 +662,11 @@ public final class LocalJobService implements JobService {
       w.result.complete(snapshot);
     }
     r.settledSignal.complete(null);
-    notifyObservers(observers, r.owner);
+    callbacks.changed(observers, r.owner);
     if (!reporting) {
       return;
     }
-    String id = r.id.value();
-    reporter.ifPresent(
-        rep -> {
-          try {
-            rep.report(snapshot, r.owner);
-          } catch (RuntimeException e) {
-            warnings.warn(
-                "jobs: onJobDone listener threw for " + id + ": " + Errors.render(e),
-                Optional.of(e));
-          }
-        });
-    for (JobDoneListener l : listeners) {
-      try {
-        var unused =
-            l.onJobDone(snapshot, r.owner)
-            .whenComplete(
-                (v, e) -> {
-                  if (e != null) {
-                    warnings.warn(
-                        "jobs: onJobDone listener failed for " + id + ": " + Errors.render(e),
-                        Optional.of(e));
-                  }
-                });
-      } catch (RuntimeException e) {
-        warnings.warn(
-            "jobs: onJobDone listener threw for " + id + ": " + Errors.render(e),
-            Optional.of(e));
-      }
-    }
+    callbacks.done(reporter, listeners, snapshot, r.owner);
   }
 
   // ---- waits (§2.9) ----
@@ -811,29 +786,7 @@ public final class LocalJobService implements JobService {
     synchronized (lock) {
       observers = routing.observers(chain, owner.isPresent());
     }
-    notifyObservers(observers, owner);
-  }
-
-  private void notifyObservers(List<JobsChangedObserver> observers, Optional<Agent> owner) {
-    for (JobsChangedObserver o : observers) {
-      try {
-        o.onJobsChanged(owner);
-      } catch (RuntimeException e) {
-        warnings.warn("jobs: onJobsChanged listener threw: " + Errors.render(e), Optional.of(e));
-      }
-    }
-  }
-
-  private void withdraw(List<JobRecord.Notice> notices) {
-    for (JobRecord.Notice n : notices) {
-      try {
-        n.owner().withdraw(n.messageId());
-      } catch (RuntimeException e) {
-        warnings.warn(
-            "jobs: withdrawing notice " + n.messageId() + " threw: " + Errors.render(e),
-            Optional.of(e));
-      }
-    }
+    callbacks.changed(observers, owner);
   }
 
   private static JobsException closedFailure() {
