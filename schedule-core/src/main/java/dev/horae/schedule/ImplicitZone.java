@@ -50,6 +50,37 @@ public final class ImplicitZone {
     return new ZoneAuthority.Unconfirmed(session, clients);
   }
 
+  /**
+   * Whether {@link #derive} over a suffix of the log gives the same answer as over the whole log:
+   * the backward scan for the open step ends inside the suffix, and, when a step is open, the
+   * suffix also holds the {@code turn/start} of that step's turn. Lets a caller read only the tail
+   * of a long log.
+   *
+   * @param suffix the last events of the log, in order
+   * @return true when the suffix suffices
+   */
+  public static boolean decidableWithin(List<SessionEvent> suffix) {
+    for (int i = suffix.size() - 1; i >= 0; i--) {
+      String type = suffix.get(i).type();
+      if (type.equals(EventTypes.STEP_END)
+          || type.equals(EventTypes.TURN_END)
+          || type.equals(EventTypes.TURN_START)) {
+        return true;
+      }
+      if (type.equals(EventTypes.STEP_START)) {
+        JsonNode turn = suffix.get(i).data().path("turn");
+        for (int j = i - 1; j >= 0; j--) {
+          SessionEvent e = suffix.get(j);
+          if (e.type().equals(EventTypes.TURN_START) && sameNumber(e.data().path("turn"), turn)) {
+            return true;
+          }
+        }
+        return false;
+      }
+    }
+    return false;
+  }
+
   /** Index of the open step's {@code step/start}, or -1 when no step is open. */
   private static int openStep(List<SessionEvent> events) {
     for (int i = events.size() - 1; i >= 0; i--) {

@@ -113,4 +113,24 @@ class ImplicitZoneTest {
     }
     assertThat(base.events()).hasSize(3);
   }
+
+  @Test
+  void aSuffixDecidesWhenItHoldsTheStepAndItsTurnStart() {
+    List<dev.horae.spi.session.SessionEvent> events = log().turnStart(1).stepStart(1, 1)
+        .prompt("America/New_York").stepEnd(1, 1).turnStart(2).stepStart(2, 1).prompt("Asia/Shanghai")
+        .reading().events();
+    for (int from = 0; from <= events.size(); from++) {
+      List<dev.horae.spi.session.SessionEvent> suffix = events.subList(from, events.size());
+      if (ImplicitZone.decidableWithin(suffix)) {
+        assertThat(ImplicitZone.derive(suffix, Optional.of("Asia/Shanghai")))
+            .as("from %d", from)
+            .isEqualTo(ImplicitZone.derive(events, Optional.of("Asia/Shanghai")));
+      }
+    }
+    assertThat(ImplicitZone.decidableWithin(events.subList(4, events.size()))).isTrue();
+    assertThat(ImplicitZone.decidableWithin(events.subList(5, events.size()))).isFalse();
+    assertThat(ImplicitZone.decidableWithin(log().stepStart(1, 1).events())).isFalse();
+    assertThat(ImplicitZone.decidableWithin(log().turnStart(1).stepStart(1, 1).stepEnd(1, 1).events())).isTrue();
+    assertThat(ImplicitZone.decidableWithin(List.of())).isFalse();
+  }
 }

@@ -115,4 +115,27 @@ class LifecycleTest {
     assertThat(f.changes(noReading)).isEmpty();
     assertThat(f.changes(mismatch)).isEmpty();
   }
+
+  @Test
+  void implicitZoneReadsBackAsFarAsTheTurnStartOnALongLog() {
+    Fixture f = new Fixture();
+    TestAgent a = f.agent("Asia/Shanghai");
+    for (int i = 0; i < 3000; i++) {
+      a.session().append("host/noise", Json.parse("{}"));
+    }
+    openStepWithReading(f.host, a.session(), Optional.of("Asia/Shanghai"), true);
+    for (int i = 0; i < 3000; i++) {
+      a.session().append(EventTypes.TOOL_RESULT, Json.parse("{\"turn\":1}"));
+    }
+    String at = "{\"prompt\":\"x\",\"at\":{\"date\":\"2026-08-06\",\"time\":\"09:00:00\"}}";
+    assertThat(f.create(a, at)).contains("\"scheduledAt\":\"2026-08-06T01:00:00.000Z\"");
+    TestAgent orphan = f.agent("Asia/Shanghai");
+    orphan.session().append(EventTypes.STEP_START, Json.parse("{\"turn\":7,\"step\":1}"));
+    orphan.session().append(EventTypes.USER_MESSAGE, f.host.messages()
+        .text("now", MessageSource.snapshot("time-context", List.of(Map.entry("time-context", "now")))).toJson());
+    for (int i = 0; i < 1000; i++) {
+      orphan.session().append(EventTypes.TOOL_RESULT, Json.parse("{}"));
+    }
+    assertThat(f.create(orphan, at)).endsWith("\"sessionTimeZone\":\"Asia/Shanghai\",\"clientTimeZones\":[]}");
+  }
 }

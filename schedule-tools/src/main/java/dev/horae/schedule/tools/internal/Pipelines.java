@@ -16,12 +16,14 @@ import dev.horae.schedule.ScheduleJson;
 import dev.horae.schedule.ScheduleRecord;
 import dev.horae.schedule.ScheduleResult;
 import dev.horae.schedule.ScheduleView;
+import dev.horae.schedule.ZoneAuthority;
 import dev.horae.spi.AbortSignal;
 import dev.horae.spi.agent.Agent;
 import dev.horae.spi.plugin.Host;
 import dev.horae.spi.session.EventTypes;
 import dev.horae.spi.session.Json;
 import dev.horae.spi.session.Session;
+import dev.horae.spi.session.SessionEvent;
 import dev.horae.spi.tool.ToolExecution;
 import java.util.ArrayList;
 import java.util.List;
@@ -100,7 +102,7 @@ public final class Pipelines {
                   request.build(
                       id,
                       now,
-                      () -> ImplicitZone.derive(session.events(), session.header().timeZone()));
+                      () -> implicitZone(session));
               if (built instanceof ScheduleResult.Err<ScheduleRecord> err) {
                 return value(err.error().toJson());
               }
@@ -229,6 +231,21 @@ public final class Pipelines {
 
   private static JsonNode internalError(Throwable failure) {
     return Json.parse(ScheduleError.internal().toJson());
+  }
+
+  /**
+   * The implicit-zone decision from the log, reading only as much of its tail as the decision
+   * needs (usually the current turn), so a long log is not copied.
+   */
+  static ZoneAuthority implicitZone(Session session) {
+    long length = session.length();
+    for (long window = 256; ; window *= 8) {
+      long from = Math.max(0, length - window);
+      List<SessionEvent> tail = session.eventsFrom(from);
+      if (from == 0 || ImplicitZone.decidableWithin(tail)) {
+        return ImplicitZone.derive(tail, session.header().timeZone());
+      }
+    }
   }
 
   /** The fold, or empty for a corrupt log; any other failure propagates as internal. */
