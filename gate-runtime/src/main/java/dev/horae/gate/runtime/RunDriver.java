@@ -14,7 +14,6 @@ import dev.horae.gate.ResolvedExecutionEnv;
 import dev.horae.gate.ResumeTicket;
 import dev.horae.gate.RunState;
 import dev.horae.gate.ToolAwaitReason;
-import dev.horae.spi.gate.GateChain;
 import dev.horae.spi.gate.GateOutcome;
 import dev.horae.spi.gate.StateView;
 import dev.horae.spi.gate.ToolCall;
@@ -292,35 +291,7 @@ final class RunDriver {
   }
 
   private CompletionStage<Optional<GateOutcome>> evaluate(ToolCall call) {
-    StateView view = new View();
-    boolean anyGate = ctx.policy().isPresent() || !runtime.hostGates().gates().isEmpty()
-        || !env.gates().isEmpty();
-    if (!anyGate) {
-      return CompletableFuture.completedFuture(Optional.empty());
-    }
-    if (ctx.policy().isPresent()) {
-      GateOutcome projected;
-      try {
-        projected = ctx.policy().get().decide(call, view).toGateOutcome();
-      } catch (RuntimeException e) {
-        return CompletableFuture.failedFuture(
-            new GateRuntimeException.Execution("permission policy failed: " + e.getMessage(), e));
-      }
-      if (!projected.isAllow()) {
-        return CompletableFuture.completedFuture(Optional.of(projected));
-      }
-    }
-    List<dev.horae.spi.gate.ToolGate> chain = new ArrayList<>(runtime.hostGates().gates());
-    chain.addAll(env.gates());
-    return GateChain.evaluate(chain, call, view)
-        .handle((o, err) -> {
-          if (err != null) {
-            Throwable c = unwrap(err);
-            throw new CompletionException(
-                new GateRuntimeException.Execution("tool gate failed: " + c.getMessage(), c));
-          }
-          return Optional.of(o);
-        });
+    return RunGateChain.evaluate(ctx.policy(), runtime.hostGates().gates(), env.gates(), call, new View());
   }
 
   private CompletionStage<RunState> onOutcome(ToolCall call, Optional<GateOutcome> evaluated) {
