@@ -3,6 +3,7 @@ package dev.horae.store;
 import dev.horae.spi.session.SessionStore;
 import java.nio.file.Path;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.io.TempDir;
 import org.jspecify.annotations.Nullable;
 
@@ -12,10 +13,16 @@ class FileSessionStoreContractTest extends SessionStoreContract {
   @TempDir Path root;
   private @Nullable FileSessionStore store;
 
+  @BeforeEach
+  void open() {
+    // opened before any test thread asks for it: one store instance per test
+    store = FileSessionStore.open(root);
+  }
+
   @Override
   SessionStore store() {
     if (store == null) {
-      store = FileSessionStore.open(root);
+      throw new IllegalStateException("no store");
     }
     return store;
   }
