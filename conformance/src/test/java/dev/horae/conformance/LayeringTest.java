@@ -93,6 +93,24 @@ class LayeringTest {
   }
 
   @Test
+  void pureCoresDoNotDependOnTheirAdapters() {
+    // the pure halves of the plugin modules: time-context's reading builder, the gate contract
+    noClasses().that().resideInAnyPackage("dev.horae.timecontext", "dev.horae.timecontext.internal..")
+        .should().dependOnClassesThat().resideInAPackage("dev.horae.timecontext.plugin..")
+        .check(classes);
+    noClasses().that().resideInAPackage("dev.horae.gate")
+        .should().dependOnClassesThat().resideInAPackage("dev.horae.gate.runtime..")
+        .check(classes);
+    noClasses().that().resideInAnyPackage(SCHEDULE_CORE, SCHEDULE_CORE_INTERNAL, "dev.horae.timecontext",
+            "dev.horae.timecontext.internal..", "dev.horae.gate")
+        .should().dependOnClassesThat().resideInAnyPackage("org.slf4j..", "java.nio.file..", "java.net..")
+        .orShould().dependOnClassesThat().belongToAnyOf(Thread.class, java.util.concurrent.Executors.class,
+            java.util.concurrent.ExecutorService.class, java.util.Timer.class, java.io.File.class,
+            java.io.FileInputStream.class, java.io.FileOutputStream.class)
+        .check(classes);
+  }
+
+  @Test
   void noPluginDependsOnAnotherPlugin() {
     noClasses().that().resideInAPackage(SCHEDULE_TOOLS)
         .should().dependOnClassesThat().resideInAnyPackage(TIME_CONTEXT, JOBS, GATE)
