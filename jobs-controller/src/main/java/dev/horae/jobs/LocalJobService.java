@@ -1,5 +1,6 @@
 package dev.horae.jobs;
 
+import dev.horae.jobs.internal.Admission;
 import dev.horae.jobs.internal.Callbacks;
 import dev.horae.jobs.internal.EcmaNumbers;
 import dev.horae.jobs.internal.Errors;
@@ -64,7 +65,7 @@ public final class LocalJobService implements JobService {
   private static final double MAX_WAIT_MS = 1e15;
 
   private final Object lock = new Object();
-  private final JobServiceConfig config;
+  private final Admission admission;
   private final Optional<AgentRegistry> agents;
   private final InstantSource wallClock;
   private final Timers timers;
@@ -78,14 +79,12 @@ public final class LocalJobService implements JobService {
   // guarded by lock
   private final Map<JobId, JobRecord> records = new LinkedHashMap<>();
   private final Map<String, Long> counters = new HashMap<>();
-  private final IdentityHashMap<Agent, Integer> reservations = new IdentityHashMap<>();
-  private int unownedReservations;
   private final IdentityHashMap<Agent, Registration> ownerCleanups = new IdentityHashMap<>();
   private boolean closing;
   private @Nullable CompletableFuture<Void> closed;
 
   private LocalJobService(Builder b) {
-    this.config = b.config;
+    this.admission = new Admission(b.config.maxConcurrentJobsPerOwner());
     this.agents = b.agents;
     this.wallClock = b.wallClock;
     this.timers = b.timers;
@@ -722,27 +721,11 @@ public final class LocalJobService implements JobService {
       if (closing) {
         throw closedFailure();
       }
-      long count = owner.isPresent() ? reservations.getOrDefault(owner.get(), 0) : unownedReservations;
-      for (JobRecord r : records.values()) {
-        boolean sameBucket = owner.isPresent() ? r.ownedBy(owner.get()) : r.owner.isEmpty();
-        if (sameBucket && r.live()) {
-          count++;
-        }
-      }
-      long limit = config.maxConcurrentJobsPerOwner();
-      if (count >= limit) {
-        throw new JobsException(
-            JobsException.ADMISSION_LIMIT,
-            "background job limit reached for this owner (limit: "
-                + limit
-                + "); use job_kill to stop an unneeded job, wait for it to finish, then retry");
-      }
+      admission.reserve(owner, records.values());
       if (owner.isEmpty()) {
-        unownedReservations++;
         return false;
       }
       Agent o = owner.get();
-      reservations.merge(o, 1, Integer::sum);
       if (ownerCleanups.containsKey(o)) {
         return false;
       }
@@ -752,11 +735,7 @@ public final class LocalJobService implements JobService {
   }
 
   private void unreserveLocked(Optional<Agent> owner) {
-    if (owner.isEmpty()) {
-      unownedReservations--;
-      return;
-    }
-    reservations.computeIfPresent(owner.get(), (k, v) -> v <= 1 ? null : v - 1);
+    admission.release(owner);
   }
 
   private JobRecord lookupLocked(JobId id, Optional<Agent> caller) {
