@@ -8,8 +8,10 @@ package dev.horae.schedule;
  */
 public final class CorruptScheduleLogException extends RuntimeException {
 
+  /** Serialization version. */
   private static final long serialVersionUID = 1L;
 
+  /** The exact spec text, kept non-null for callers. */
   private final String reason;
 
   /**

@@ -14,7 +14,12 @@ public record DeleteResult(String id, boolean deleted) {
   /** The non-error marker of a delete whose id is not active. */
   public static final String NOT_FOUND_CODE = "schedule_not_found";
 
-  /** Checks presence. */
+  /**
+   * Checks presence.
+   *
+   * @param id as described on the record
+   * @param deleted as described on the record
+   */
   public DeleteResult {
     Objects.requireNonNull(id, "id");
   }

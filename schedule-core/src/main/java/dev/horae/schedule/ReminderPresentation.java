@@ -17,7 +17,13 @@ import java.util.Optional;
  */
 public record ReminderPresentation(String scheduleId, String prompt, String occurrenceAt) {
 
-  /** Checks presence. */
+  /**
+   * Checks presence.
+   *
+   * @param scheduleId as described on the record
+   * @param prompt as described on the record
+   * @param occurrenceAt as described on the record
+   */
   public ReminderPresentation {
     Objects.requireNonNull(scheduleId, "scheduleId");
     Objects.requireNonNull(prompt, "prompt");

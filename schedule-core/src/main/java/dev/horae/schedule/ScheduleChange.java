@@ -29,7 +29,11 @@ public sealed interface ScheduleChange
    * @param record the new record
    */
   record Create(ScheduleRecord record) implements ScheduleChange {
-    /** Checks the record is present. */
+    /**
+     * Checks the record is present.
+     *
+     * @param record as described on the record
+     */
     public Create {
       Objects.requireNonNull(record, "record");
     }
@@ -54,6 +58,7 @@ public sealed interface ScheduleChange
     /**
      * Checks the id rule.
      *
+     * @param id as described on the record
      * @throws IllegalArgumentException when the id is empty or not trimmed
      */
     public Delete {
@@ -75,6 +80,7 @@ public sealed interface ScheduleChange
     /**
      * Checks the id rule.
      *
+     * @param id as described on the record
      * @throws IllegalArgumentException when the id is empty or not trimmed
      */
     public Dispatch {

@@ -117,6 +117,8 @@ public sealed interface ScheduleError
     /**
      * Checks the code uses the basic shape.
      *
+     * @param code as described on the record
+     * @param message as described on the record
      * @throws IllegalArgumentException for {@code persistence_uncertain} or
      *     {@code timezone_confirmation_required}
      */
@@ -137,7 +139,12 @@ public sealed interface ScheduleError
    * @param id the schedule id when one is known
    */
   record PersistenceUncertain(Operation operation, Optional<String> id) implements ScheduleError {
-    /** Checks presence. */
+    /**
+     * Checks presence.
+     *
+     * @param operation as described on the record
+     * @param id as described on the record
+     */
     public PersistenceUncertain {
       Objects.requireNonNull(operation, "operation");
       Objects.requireNonNull(id, "id");
@@ -162,7 +169,12 @@ public sealed interface ScheduleError
    */
   record ZoneConfirmation(String sessionTimeZone, List<String> clientTimeZones)
       implements ScheduleError {
-    /** Freezes the zone list. */
+    /**
+     * Freezes the zone list.
+     *
+     * @param sessionTimeZone as described on the record
+     * @param clientTimeZones as described on the record
+     */
     public ZoneConfirmation {
       Objects.requireNonNull(sessionTimeZone, "sessionTimeZone");
       clientTimeZones = List.copyOf(clientTimeZones);

@@ -61,6 +61,10 @@ public sealed interface ScheduleRecord permits ScheduleRecord.After, ScheduleRec
     /**
      * Validates the record against the durable field rules.
      *
+     * @param id as described on the record
+     * @param prompt as described on the record
+     * @param afterSeconds as described on the record
+     * @param scheduledAtMillis as described on the record
      * @throws IllegalArgumentException when a field breaks a rule of spec §3.3
      */
     public After {
@@ -93,6 +97,9 @@ public sealed interface ScheduleRecord permits ScheduleRecord.After, ScheduleRec
     /**
      * Validates the record against the durable field rules.
      *
+     * @param id as described on the record
+     * @param prompt as described on the record
+     * @param scheduledAtMillis as described on the record
      * @throws IllegalArgumentException when a field breaks a rule of spec §3.3
      */
     public At {

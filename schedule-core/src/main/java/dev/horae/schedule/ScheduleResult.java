@@ -53,7 +53,11 @@ public sealed interface ScheduleResult<T> permits ScheduleResult.Ok, ScheduleRes
    * @param value the value
    */
   record Ok<T>(T value) implements ScheduleResult<T> {
-    /** Checks presence. */
+    /**
+     * Checks presence.
+     *
+     * @param value as described on the record
+     */
     public Ok {
       Objects.requireNonNull(value, "value");
     }
@@ -66,7 +70,11 @@ public sealed interface ScheduleResult<T> permits ScheduleResult.Ok, ScheduleRes
    * @param error the error value
    */
   record Err<T>(ScheduleError error) implements ScheduleResult<T> {
-    /** Checks presence. */
+    /**
+     * Checks presence.
+     *
+     * @param error as described on the record
+     */
     public Err {
       Objects.requireNonNull(error, "error");
     }

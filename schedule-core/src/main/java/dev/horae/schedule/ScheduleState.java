@@ -10,7 +10,12 @@ import java.util.List;
  */
 public record ScheduleState(List<ScheduleRecord> active, List<String> seenIds) {
 
-  /** Freezes both lists. */
+  /**
+   * Freezes both lists.
+   *
+   * @param active as described on the record
+   * @param seenIds as described on the record
+   */
   public ScheduleState {
     active = List.copyOf(active);
     seenIds = List.copyOf(seenIds);

@@ -37,7 +37,12 @@ public record ScheduleView(ScheduleRecord record, State state) {
   /** The only v1 delivery mode. */
   public static final String DELIVERY_MODE = "session-local";
 
-  /** Checks presence. */
+  /**
+   * Checks presence.
+   *
+   * @param record as described on the record
+   * @param state as described on the record
+   */
   public ScheduleView {
     Objects.requireNonNull(record, "record");
     Objects.requireNonNull(state, "state");

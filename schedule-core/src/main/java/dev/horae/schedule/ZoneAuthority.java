@@ -29,7 +29,11 @@ public sealed interface ZoneAuthority permits ZoneAuthority.Confirmed, ZoneAutho
    * @param zone the client zone that equals the session zone
    */
   record Confirmed(String zone) implements ZoneAuthority {
-    /** Checks presence. */
+    /**
+     * Checks presence.
+     *
+     * @param zone as described on the record
+     */
     public Confirmed {
       Objects.requireNonNull(zone, "zone");
     }
@@ -47,7 +51,12 @@ public sealed interface ZoneAuthority permits ZoneAuthority.Confirmed, ZoneAutho
    * @param clientTimeZones the client zones, de-duplicated and sorted by UTF-16 code unit
    */
   record Unconfirmed(String sessionTimeZone, List<String> clientTimeZones) implements ZoneAuthority {
-    /** Freezes the list. */
+    /**
+     * Freezes the list.
+     *
+     * @param sessionTimeZone as described on the record
+     * @param clientTimeZones as described on the record
+     */
     public Unconfirmed {
       Objects.requireNonNull(sessionTimeZone, "sessionTimeZone");
       clientTimeZones = List.copyOf(clientTimeZones);
