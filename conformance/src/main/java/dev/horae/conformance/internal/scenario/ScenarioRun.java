@@ -21,6 +21,8 @@ import dev.horae.spi.jobs.JobService;
 import dev.horae.spi.jobs.JobStart;
 import dev.horae.spi.jobs.JobStatus;
 import dev.horae.spi.jobs.JobsException;
+import dev.horae.spi.message.MessageSource;
+import dev.horae.spi.message.PromptAdmission;
 import dev.horae.spi.message.PromptRejectedException;
 import dev.horae.spi.invariant.InvariantViolation;
 import dev.horae.spi.plugin.Installation;
@@ -249,6 +251,18 @@ public final class ScenarioRun {
           }
         }
         return Outcome.text("prompted");
+      }
+      case "steer" -> {
+        // through the host contract: a steering message lands in the running turn's next step
+        Optional<String> rpcId = optText(s, "rpcId");
+        MessageSource source = rpcId.isPresent()
+            ? MessageSource.rpc(rpcId.get(), optText(s, "clientTimeZone").map(PromptAdmission::admitClientZone))
+            : MessageSource.user();
+        agent(s, "agent").steer(host().host().messages().text(text(s, "text"), source));
+        if (s.path("settle").asBoolean(true)) {
+          host().settle();
+        }
+        return Outcome.text("steered");
       }
       case "settle" -> {
         host().settle();
