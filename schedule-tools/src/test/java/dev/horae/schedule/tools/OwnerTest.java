@@ -285,4 +285,35 @@ class OwnerTest {
     assertThat(f.owner(child).requests()).isEqualTo(requests + 1);
     assertThat(f.list(child)).isEqualTo("[]");
   }
+
+  @Test
+  void aRecordDeletedWhileWaitingForIdleIsNeverDispatched() {
+    f.create(a, "{\"prompt\":\"x\",\"after_seconds\":10}");
+    a.setBusy();
+    f.host.advance(Duration.ofSeconds(10));
+    assertThat(f.owner(a).idleWaiting()).isTrue();
+    assertThat(f.delete(a, "schedule-1")).contains("\"deleted\":true");
+    a.setIdle();
+    f.host.settle();
+    assertThat(a.followups()).isEmpty();
+    assertThat(dispatched()).isEmpty();
+    assertThat(f.owner(a).faulted()).isFalse();
+    assertThat(f.host.time().pendingTimers()).isZero();
+  }
+
+  @Test
+  void aCrashBeforeTheDispatchIsDurableDeliversAgainAfterRestart() {
+    f.create(a, "{\"prompt\":\"x\",\"after_seconds\":10}");
+    f.host.store().script().thenComplete().thenFail(new IOException("barrier lost"));
+    f.host.advance(Duration.ofSeconds(10));
+    assertThat(a.followups()).hasSize(1);
+    assertThat(dispatched()).containsExactly("schedule-1");
+    // the process dies before any later flush persisted the dispatch
+    var restarted = f.host.restart();
+    Fixture g = new Fixture(restarted);
+    TestAgent resumed = restarted.agentFor(restarted.sessions().get(a.id()).orElseThrow());
+    restarted.settle();
+    assertThat(resumed.followups()).hasSize(1);
+    assertThat(g.list(resumed)).isEqualTo("[]");
+  }
 }
