@@ -188,6 +188,8 @@ public final class SessionFolder implements AutoCloseable {
         return Optional.empty();
       }
       List<SessionEvent> events = openedEvents;
+      // the replay of the open serves one load; the host keeps its own copy after that
+      openedEvents = null;
       if (events == null) {
         try {
           events = LogScanner.scan(eventsFile).events();
