@@ -49,7 +49,7 @@ abstract class LogCommitStore implements CommitStore, CommittedThreadView {
   private void catchUp(ThreadFold f, ThreadLog log) {
     Batch b = log.readFrom(f.consumed());
     for (JsonNode p : b.payloads()) {
-      runThreads.putIfAbsent(f.apply(p), f.threadId);
+      f.apply(p).ifPresent(run -> runThreads.putIfAbsent(run, f.threadId));
     }
     f.consumedUpTo(b.end());
   }

@@ -43,14 +43,19 @@ final class ThreadFold {
   }
 
   /**
-   * Applies one commit payload and returns the Run it is about.
+   * Applies one commit payload of this thread and returns the Run it is about; a commit of another
+   * thread (a fork's inherited seed) is ignored.
    *
    * @throws GateJsonException when the payload is not a commit
    */
-  String apply(JsonNode payload) {
+  Optional<String> apply(JsonNode payload) {
     ThreadCommit c = CommitCodec.decodeCommit(payload.path("commit"));
+    if (!c.threadId().equals(threadId)) {
+      // a fork's inherited seed carries the parent's commits: they belong to the parent thread
+      return Optional.empty();
+    }
     apply(c, payload.path("sequence").asLong());
-    return c.run().runId();
+    return Optional.of(c.run().runId());
   }
 
   void apply(ThreadCommit c, long seq) {

@@ -48,6 +48,20 @@ class RestartAndRaceTest {
   }
 
   @Test
+  void aForkDoesNotInheritTheParentsCommittedTickets() {
+    Fixture f = new Fixture();
+    f.gate(Fixture.scheduling("sched-1"));
+    f.execute("run-1");
+    dev.horae.spi.session.Session child = f.host.sessions().fork(f.session, f.session.length(), false);
+    SessionCommitStore childView = SessionCommitStore.over(f.host.sessions()::get);
+    childView.track(child);
+    assertThat(childView.view().resumeTicket("run-1")).isEmpty();
+    assertThat(childView.view().latestRun(child.id())).isEmpty();
+    childView.track(f.session);
+    assertThat(childView.view().resumeTicket("run-1")).isPresent();
+  }
+
+  @Test
   void twoThreadsPerformingTheSameTicketRunTheToolExactlyOnce() throws Exception {
     Fixture f = new Fixture();
     f.gate(Fixture.scheduling("sched-1"));
