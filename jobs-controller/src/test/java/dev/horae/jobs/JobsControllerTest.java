@@ -614,4 +614,24 @@ class JobsControllerTest {
     owned.close();
     assertThat(owned.list(Optional.of(agent))).isEmpty();
   }
+
+  @Test
+  void anAbortedWaitingReadBeforeSettlementKeepsTheNotice() {
+    install("{}");
+    TestAgent agent = host.createAgent();
+    TestJob job = new TestJob();
+    start(job, agent, "x");
+    dev.horae.spi.AbortController abort = new dev.horae.spi.AbortController();
+    CompletableFuture<ToolResult> waiting =
+        host.tools()
+            .call(
+                new ToolCall(agent, "job_output", "w1", Json.parse("{\"job_id\":\"bash-1\",\"wait\":true}")),
+                abort)
+            .toCompletableFuture();
+    abort.abort();
+    assertThat(waiting.join().code()).contains(ToolResult.ABORTED);
+    settle(job, JobOutcome.completed(Optional.empty()));
+    assertThat(agent.followups()).hasSize(1);
+    assertThat(host.time().pendingTimers()).isZero();
+  }
 }
