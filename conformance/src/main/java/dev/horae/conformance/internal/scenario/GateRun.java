@@ -32,6 +32,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -132,7 +133,13 @@ final class GateRun {
   }
 
   private RunContext context(long nowMs) {
-    return RunContext.of(store).at(nowMs);
+    RunContext c = RunContext.of(store).at(nowMs);
+    JsonNode after = config.path("deadlineAfterMs");
+    if (after.canConvertToExactIntegral()) {
+      long delta = after.asLong();
+      c = c.withDeadlinePolicy((target, now) -> OptionalLong.of(now + delta));
+    }
+    return c;
   }
 
   Outcome execute(String runId, String input, long nowMs) {
