@@ -71,9 +71,16 @@ public final class SchedulePlugin implements Plugin {
           return;
         }
       }
-      Adoption adoption = Adoption.adopt(host, agent);
+      Adoption adoption = Adoption.adopt(host, agent, () -> forget(agent));
       synchronized (this) {
         adopted.put(agent, adoption);
+      }
+    }
+
+    /** A disposed agent is dropped, so a long-lived host does not keep every agent it saw. */
+    private synchronized void forget(Agent agent) {
+      if (!closing) {
+        adopted.remove(agent);
       }
     }
 
@@ -109,7 +116,7 @@ public final class SchedulePlugin implements Plugin {
       closing = true;
       listener.close();
       List<CompletableFuture<Void>> disposals = new ArrayList<>();
-      for (Adoption adoption : adopted.values()) {
+      for (Adoption adoption : List.copyOf(adopted.values())) {
         disposals.add(adoption.dispose().toCompletableFuture().handle((v, e) -> null));
       }
       CompletionStage<Void> all = CompletableFuture.allOf(disposals.toArray(new CompletableFuture<?>[0]));

@@ -79,7 +79,8 @@ class CompositionTest {
     f.host.dispose(a).toCompletableFuture().join();
     f.host.dispose(a).toCompletableFuture().join();
     assertThat(f.host.tools().visibleTo(a)).isEmpty();
-    assertThat(f.owner(a).stopping()).isTrue();
+    // a disposed agent is forgotten by the installation
+    assertThat(f.installation.ownerState(a)).isEmpty();
     assertThat(f.host.time().pendingTimers()).isZero();
     int changes = f.changes(a).size();
     f.host.advance(java.time.Duration.ofMinutes(5));

@@ -31,10 +31,12 @@ public final class Adoption {
    *
    * @param host the host seams
    * @param agent the new root agent
+   * @param onAgentDisposed run when the agent's scope disposes the adoption, so the plugin can
+   *     forget the agent
    * @return the adoption
    * @throws RuntimeException the registration failure, after rollback
    */
-  public static Adoption adopt(Host host, Agent agent) {
+  public static Adoption adopt(Host host, Agent agent, Runnable onAgentDisposed) {
     FoldCache cache = new FoldCache(agent.session());
     TransactionQueue queue = new TransactionQueue();
     LiveOwner owner = new LiveOwner(host, agent, cache, queue);
@@ -59,7 +61,14 @@ public final class Adoption {
                   }
                 });
     adoption.registrations.add(agent.scope().own(status));
-    var unused = agent.scope().onDispose(adoption::dispose);
+    var unused =
+        agent
+            .scope()
+            .onDispose(
+                () -> {
+                  onAgentDisposed.run();
+                  return adoption.dispose();
+                });
     owner.requestDrive();
     return adoption;
   }
