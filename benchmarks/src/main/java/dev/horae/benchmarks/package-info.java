@@ -1,0 +1,24 @@
+/**
+ * JMH benchmarks for Horae, run from the shaded {@code benchmarks/target/benchmarks.jar} (see
+ * {@code docs/performance.md}).
+ *
+ * <p>Each class measures one seam through its module's public API only:
+ *
+ * <ul>
+ *   <li>{@link dev.horae.benchmarks.FoldBenchmark}: the schedule fold, full and incremental;
+ *   <li>{@link dev.horae.benchmarks.CodecBenchmark}: the {@code schedule/change} codec;
+ *   <li>{@link dev.horae.benchmarks.TimersBenchmark}: scheduling and cancelling 100,000 timers on
+ *       the production {@code SystemTime} and the testkit {@code ManualTime};
+ *   <li>{@link dev.horae.benchmarks.PreStepBenchmark}: one time-context pre-step on long logs;
+ *   <li>{@link dev.horae.benchmarks.GateBenchmark}: a gated Run's perform and resume on the testkit
+ *       host's session log.
+ * </ul>
+ *
+ * <p>The support types ({@link dev.horae.benchmarks.ScheduleLogs}, {@link
+ * dev.horae.benchmarks.ArraySession}, {@link dev.horae.benchmarks.ListenerCapture}) build the inputs;
+ * they are not measured.
+ */
+@NullMarked
+package dev.horae.benchmarks;
+
+import org.jspecify.annotations.NullMarked;
