@@ -15,7 +15,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -26,9 +25,8 @@ import org.slf4j.LoggerFactory;
  * {@code gate.lock}.
  *
  * <p>A persist writes everything beyond what is already written as one framed line, then waits
- * until an fsync started after its write has completed. Only one fsync runs at a time; persists
- * that write while it runs are all covered by the next one, so concurrent persists of one session
- * share a single fsync (group commit). A failed write is cut off again; a failed fsync leaves the
+ * until an fsync started after its write has completed ({@link GroupCommit}: persists that write
+ * while an fsync runs share the next one). A failed write is cut off again; a failed fsync leaves the
  * page cache in an unknown state, so the folder refuses every later persist until it is reopened.
  */
 public final class SessionFolder implements AutoCloseable {
@@ -46,16 +44,14 @@ public final class SessionFolder implements AutoCloseable {
   private final EventFile file;
 
   private final ReentrantLock mutex = new ReentrantLock();
-  private final Condition forced = mutex.newCondition();
+  private final GroupCommit commit;
 
   // all guarded by mutex
   private Optional<SessionHeader> header;
   private long written;
-  private long durable;
   private long end;
   private @Nullable SessionEvent lastWritten;
   private @Nullable List<SessionEvent> openedEvents;
-  private boolean forcing;
   private @Nullable Exception failure;
   private boolean closed;
 
@@ -70,7 +66,7 @@ public final class SessionFolder implements AutoCloseable {
     this.file = file;
     this.header = header;
     this.written = events.size();
-    this.durable = events.size();
+    this.commit = new GroupCommit(mutex, events.size());
     this.end = end;
     this.lastWritten = events.isEmpty() ? null : events.get(events.size() - 1);
     this.openedEvents = events;
@@ -198,7 +194,7 @@ public final class SessionFolder implements AutoCloseable {
         }
       }
       // lines written but not yet forced belong to persists that have not completed
-      return Optional.of(new StoredSession(header.get(), events.subList(0, (int) Math.min(durable, events.size()))));
+      return Optional.of(new StoredSession(header.get(), events.subList(0, (int) Math.min(commit.durable(), events.size()))));
     } finally {
       mutex.unlock();
       restoreInterrupt(wasInterrupted);
@@ -269,7 +265,7 @@ public final class SessionFolder implements AutoCloseable {
       throw new SessionStoreException("cannot create session " + id + " in " + dir + ": " + e.getMessage(), e);
     }
     header = Optional.of(newHeader);
-    durable = written;
+    commit.markDurable(written);
   }
 
   private void checkContinues(SessionHeader newHeader, List<SessionEvent> log) {
@@ -338,32 +334,13 @@ public final class SessionFolder implements AutoCloseable {
     }
   }
 
-  /** Waits for an fsync that started after {@code target} events were written (group commit). */
+  /** Waits for an fsync that covers {@code target} events; a failed fsync poisons the folder. */
   private void awaitDurable(long target) {
-    while (durable < target) {
-      ensureOpen();
-      if (forcing) {
-        forced.awaitUninterruptibly();
-        continue;
-      }
-      forcing = true;
-      long covers = written;
-      IOException error = null;
-      mutex.unlock();
-      try {
-        file.force();
-      } catch (IOException e) {
-        error = e;
-      } finally {
-        mutex.lock();
-        forcing = false;
-        forced.signalAll();
-      }
-      if (error != null) {
-        failure = error;
-        throw new SessionStoreException("cannot force " + eventsFile + ": " + error.getMessage(), error);
-      }
-      durable = Math.max(durable, covers);
+    try {
+      commit.await(target, () -> written, this::ensureOpen, file::force);
+    } catch (IOException e) {
+      failure = e;
+      throw new SessionStoreException("cannot force " + eventsFile + ": " + e.getMessage(), e);
     }
   }
 
