@@ -23,6 +23,6 @@ class ScenarioFilesTest {
         .run(List.of(Path.of(url.toURI())), failures::add);
 
     assertThat(failures).as("FAIL lines").isEmpty();
-    assertThat(report.passed()).isGreaterThanOrEqualTo(118);
+    assertThat(report.passed()).isGreaterThanOrEqualTo(119);
   }
 }

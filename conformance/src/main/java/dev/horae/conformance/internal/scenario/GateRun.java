@@ -35,7 +35,6 @@ import java.util.List;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 
 /**
@@ -142,15 +141,15 @@ final class GateRun {
     return c;
   }
 
-  Outcome execute(String runId, String input, long nowMs) {
+  CompletableFuture<Outcome> execute(String runId, String input, long nowMs) {
     return state(runtime.execute(new RunActivation(runId, session.id(), snapshotId(), input), context(nowMs)));
   }
 
-  Outcome perform(String runId, long nowMs) {
+  CompletableFuture<Outcome> perform(String runId, long nowMs) {
     return outcome(runtime.performScheduledAction(runId, context(nowMs), nowMs));
   }
 
-  Outcome resume(JsonNode command, long nowMs) {
+  CompletableFuture<Outcome> resume(JsonNode command, long nowMs) {
     ResumeCommand c = GateJson.decodeResumeCommand(command);
     return outcome(runtime.resume(c, context(nowMs)));
   }
@@ -159,7 +158,7 @@ final class GateRun {
    * Resumes with a command built from the run's committed ticket: its identity, then the
    * overrides, then the result and the clock.
    */
-  Outcome resumeFromTicket(String runId, JsonNode result, JsonNode overrides, long nowMs) {
+  CompletableFuture<Outcome> resumeFromTicket(String runId, JsonNode result, JsonNode overrides, long nowMs) {
     ObjectNode ticket = GateJson.encodeTicket(store.view().resumeTicket(runId)
         .orElseThrow(() -> new IllegalStateException("run " + runId + " has no committed ticket")));
     ObjectNode command = F.objectNode();
@@ -172,11 +171,11 @@ final class GateRun {
     return resume(command, nowMs);
   }
 
-  Outcome cancel(String runId, long nowMs) {
+  CompletableFuture<Outcome> cancel(String runId, long nowMs) {
     return state(runtime.cancelRun(runId, session.id(), context(nowMs)));
   }
 
-  Outcome stop(String runId, String reason, long nowMs) {
+  CompletableFuture<Outcome> stop(String runId, String reason, long nowMs) {
     return state(runtime.stopRun(runId, session.id(), reason, context(nowMs)));
   }
 
@@ -215,21 +214,16 @@ final class GateRun {
     return Outcome.value(a);
   }
 
-  private static Outcome state(CompletionStage<RunState> stage) {
-    try {
-      return Outcome.value(GateJson.encodeRunState(stage.toCompletableFuture().join()));
-    } catch (CompletionException e) {
-      throw e.getCause() instanceof RuntimeException r ? r : e;
-    }
+  // the engine's stages may wait on the host (a held flush): never block the scenario on them
+  private static CompletableFuture<Outcome> state(CompletionStage<RunState> stage) {
+    return stage.toCompletableFuture().thenApply(s -> Outcome.value(GateJson.encodeRunState(s)));
   }
 
-  private static Outcome outcome(CompletionStage<ResumeOutcome> stage) {
-    ResumeOutcome o;
-    try {
-      o = stage.toCompletableFuture().join();
-    } catch (CompletionException e) {
-      throw e.getCause() instanceof RuntimeException r ? r : e;
-    }
+  private static CompletableFuture<Outcome> outcome(CompletionStage<ResumeOutcome> stage) {
+    return stage.toCompletableFuture().thenApply(GateRun::render);
+  }
+
+  private static Outcome render(ResumeOutcome o) {
     if (o instanceof ResumeOutcome.Advanced a) {
       return Outcome.value(GateJson.encodeRunState(a.state()));
     }

@@ -213,10 +213,7 @@ public final class ScenarioRun {
         Installed i = installed.stream().filter(p -> p.name.equals(text(s, "plugin"))).findFirst()
             .orElseThrow(() -> new StepError("plugin " + text(s, "plugin") + " is not installed"));
         installed.remove(i);
-        CompletableFuture<Void> closed = i.installation.close().toCompletableFuture();
-        host().settle();
-        closed.join();
-        return Outcome.text("uninstalled");
+        return settled(i.installation.close().toCompletableFuture().thenApply(v -> Outcome.text("uninstalled")));
       }
       case "agent" -> {
         CreateOptions options = new CreateOptions(optText(s, "id"), optText(s, "cwd"), optText(s, "timeZone"));
@@ -364,27 +361,27 @@ public final class ScenarioRun {
         return Outcome.text("ready");
       }
       case "run.execute" -> {
-        return gate().execute(text(s, "run"), s.path("input").asText("go"), nowMs(s));
+        return settled(gate().execute(text(s, "run"), s.path("input").asText("go"), nowMs(s)));
       }
       case "run.perform" -> {
-        return gate().perform(text(s, "run"), nowMs(s));
+        return settled(gate().perform(text(s, "run"), nowMs(s)));
       }
       case "run.resume" -> {
         JsonNode command = s.path("command");
         if (command.isObject()) {
-          return gate().resume(command, nowMs(s));
+          return settled(gate().resume(command, nowMs(s)));
         }
         if (!s.path("result").isObject()) {
           throw new StepError("run.resume needs a \"command\", or a \"run\" and a \"result\"");
         }
-        return gate().resumeFromTicket(text(s, "run"), s.get("result"),
-            s.has("override") ? s.get("override") : F.objectNode(), nowMs(s));
+        return settled(gate().resumeFromTicket(text(s, "run"), s.get("result"),
+            s.has("override") ? s.get("override") : F.objectNode(), nowMs(s)));
       }
       case "run.cancel" -> {
-        return gate().cancel(text(s, "run"), nowMs(s));
+        return settled(gate().cancel(text(s, "run"), nowMs(s)));
       }
       case "run.stop" -> {
-        return gate().stop(text(s, "run"), text(s, "reason"), nowMs(s));
+        return settled(gate().stop(text(s, "run"), text(s, "reason"), nowMs(s)));
       }
       case "dispose" -> {
         disposals.put(text(s, "agent"), host().dispose(agent(s, "agent")).toCompletableFuture());
@@ -423,6 +420,22 @@ public final class ScenarioRun {
     jobOwners.put(as, owner);
     host().settle();
     return Outcome.text(jobId.value());
+  }
+
+  /** Settles the host, then reads the stage: its outcome, its failure, or still pending. */
+  private Outcome settled(CompletableFuture<Outcome> stage) {
+    if (!stage.isDone()) {
+      host().settle();
+    }
+    if (!stage.isDone()) {
+      return Outcome.value(pending());
+    }
+    try {
+      return stage.join();
+    } catch (CompletionException e) {
+      Throwable cause = e.getCause() == null ? e : e.getCause();
+      throw cause instanceof RuntimeException r ? r : e;
+    }
   }
 
   private GateRun gate() {
