@@ -46,6 +46,45 @@ public final class Json {
   }
 
   /**
+   * Deep equality of JSON values where numbers compare by value ({@code 30} equals {@code 30.0})
+   * and object member order is ignored: the equality the schema keywords {@code const} and
+   * {@code enum} and the conformance vectors use.
+   *
+   * @param a a value
+   * @param b a value
+   * @return true when both denote the same JSON value
+   */
+  public static boolean sameValue(JsonNode a, JsonNode b) {
+    if (a.isNumber() && b.isNumber()) {
+      return a.decimalValue().compareTo(b.decimalValue()) == 0;
+    }
+    if (a.isObject() && b.isObject()) {
+      if (a.size() != b.size()) {
+        return false;
+      }
+      for (java.util.Map.Entry<String, JsonNode> e : a.properties()) {
+        JsonNode other = b.get(e.getKey());
+        if (other == null || !sameValue(e.getValue(), other)) {
+          return false;
+        }
+      }
+      return true;
+    }
+    if (a.isArray() && b.isArray()) {
+      if (a.size() != b.size()) {
+        return false;
+      }
+      for (int i = 0; i < a.size(); i++) {
+        if (!sameValue(a.get(i), b.get(i))) {
+          return false;
+        }
+      }
+      return true;
+    }
+    return a.equals(b);
+  }
+
+  /**
    * Parses JSON text.
    *
    * @param text JSON text

@@ -70,4 +70,12 @@ class SessionCodecTest {
     assertThat(copy.get("n").decimalValue()).isEqualByComparingTo("30.0");
     assertThatThrownBy(() -> Json.parse("{")).isInstanceOf(IllegalArgumentException.class);
   }
+
+  @Test
+  void sameValueComparesNumbersByValueAndIgnoresMemberOrder() {
+    assertThat(Json.sameValue(Json.parse("{\"a\":30,\"b\":[1.50]}"), Json.parse("{\"b\":[1.5],\"a\":30.0}"))).isTrue();
+    assertThat(Json.sameValue(Json.parse("{\"a\":1}"), Json.parse("{\"a\":1,\"b\":2}"))).isFalse();
+    assertThat(Json.sameValue(Json.parse("[1,2]"), Json.parse("[2,1]"))).isFalse();
+    assertThat(Json.sameValue(Json.parse("\"1\""), Json.parse("1"))).isFalse();
+  }
 }

@@ -1,6 +1,7 @@
 package dev.horae.testkit.tool;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.horae.spi.session.Json;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -45,24 +46,25 @@ public final class SchemaValidator {
     if (!schema.isObject()) {
       return;
     }
-    String at = path.isEmpty() ? "/" : path;
+    // root-level details carry no path (host contract §8.2: `missing required property "job_id"`)
+    String at = path.isEmpty() ? "" : path + ": ";
     JsonNode type = schema.get("type");
     if (type != null && !typeMatches(type, value)) {
-      errors.add(at + ": expected " + describe(type) + ", got " + kindOf(value));
+      errors.add(at + "expected " + describe(type) + ", got " + kindOf(value));
       return;
     }
     JsonNode constant = schema.get("const");
-    if (constant != null && !JsonEquality.equal(constant, value)) {
-      errors.add(at + ": must equal " + constant);
+    if (constant != null && !Json.sameValue(constant, value)) {
+      errors.add(at + "must equal " + constant);
     }
     JsonNode enumeration = schema.get("enum");
     if (enumeration != null && enumeration.isArray()) {
       boolean any = false;
       for (JsonNode option : enumeration) {
-        any |= JsonEquality.equal(option, value);
+        any |= Json.sameValue(option, value);
       }
       if (!any) {
-        errors.add(at + ": must be one of " + enumeration);
+        errors.add(at + "must be one of " + enumeration);
       }
     }
     if (value.isObject()) {
@@ -85,7 +87,7 @@ public final class SchemaValidator {
         }
       }
       if (matches != 1) {
-        errors.add(at + ": must match exactly one schema in oneOf, matched " + matches);
+        errors.add(at + "must match exactly one schema in oneOf, matched " + matches);
       }
     }
   }
@@ -95,7 +97,7 @@ public final class SchemaValidator {
     if (required != null && required.isArray()) {
       for (JsonNode name : required) {
         if (!value.has(name.asText())) {
-          errors.add((path.isEmpty() ? "/" : path) + ": missing required property \"" + name.asText() + "\"");
+          errors.add((path.isEmpty() ? "" : path + ": ") + "missing required property \"" + name.asText() + "\"");
         }
       }
     }

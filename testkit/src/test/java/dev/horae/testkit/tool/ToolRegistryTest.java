@@ -56,7 +56,8 @@ class ToolRegistryTest {
     assertThat(r.isError()).isTrue();
     assertThat(r.code()).contains(ToolResult.INVALID_ARGS);
     assertThat(r.text()).startsWith("Error: invalid arguments: ").contains("; ")
-        .contains("missing required property \"prompt\"").contains("/after_seconds").contains("/mode");
+        .contains("Error: invalid arguments: missing required property \"prompt\"")
+        .contains("/after_seconds: expected number, got string").contains("/mode: must be one of");
   }
 
   @Test
