@@ -56,6 +56,10 @@ public final class Json {
    */
   public static boolean sameValue(JsonNode a, JsonNode b) {
     if (a.isNumber() && b.isNumber()) {
+      // decimalValue() cannot represent NaN or the infinities a double node may hold
+      if (nonFinite(a) || nonFinite(b)) {
+        return Double.compare(a.doubleValue(), b.doubleValue()) == 0;
+      }
       return a.decimalValue().compareTo(b.decimalValue()) == 0;
     }
     if (a.isObject() && b.isObject()) {
@@ -82,6 +86,10 @@ public final class Json {
       return true;
     }
     return a.equals(b);
+  }
+
+  private static boolean nonFinite(JsonNode n) {
+    return n.isFloatingPointNumber() && !n.isBigDecimal() && !Double.isFinite(n.doubleValue());
   }
 
   /**

@@ -122,7 +122,7 @@ public final class Expectation {
 
   private boolean mainHolds(String form, Outcome outcome) {
     return switch (form) {
-      case "value" -> outcome instanceof Outcome.Value v && JsonEquality.equal(expect.get("value"), v.json());
+      case "value" -> outcome instanceof Outcome.Value v && Json.sameValue(expect.get("value"), v.json());
       case "text" -> outcome instanceof Outcome.Value v
           && v.json().isTextual()
           && v.json().textValue().equals(expect.get("text").textValue());
@@ -134,7 +134,7 @@ public final class Expectation {
   private boolean fieldsMatch(ObjectNode actualFields) {
     for (Map.Entry<String, JsonNode> field : expect.get("error").properties()) {
       JsonNode actual = actualFields.get(field.getKey());
-      if (actual == null || !JsonEquality.equal(field.getValue(), actual)) {
+      if (actual == null || !Json.sameValue(field.getValue(), actual)) {
         return false;
       }
     }

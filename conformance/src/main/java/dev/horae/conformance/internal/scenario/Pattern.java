@@ -1,13 +1,13 @@
 package dev.horae.conformance.internal.scenario;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.horae.conformance.internal.JsonEquality;
+import dev.horae.spi.session.Json;
 import java.util.Map;
 
 /**
  * The {@code matches} relation of scenario expectations: an object pattern matches an object that
  * has at least the pattern's members, each matching; an array pattern matches an array of the
- * same length element by element; anything else must be equal as in {@link JsonEquality}.
+ * same length element by element; anything else must be equal as in {@link Json#sameValue}.
  */
 final class Pattern {
 
@@ -37,7 +37,7 @@ final class Pattern {
       }
       return true;
     }
-    return JsonEquality.equal(pattern, actual);
+    return Json.sameValue(pattern, actual);
   }
 
   /** Whether some element of the array {@code actual} matches {@code pattern}. */
