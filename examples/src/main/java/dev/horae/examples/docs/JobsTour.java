@@ -44,7 +44,7 @@ public final class JobsTour {
 
     TestAgent agent = host.createAgent();
     agent.useModel(new ScriptedModel()
-        .thenCall("bash_background", Json.parse("{\"command\":\"echo 'build ok: 42 tests passed'\",\"description\":\"build\"}"))
+        .thenCall("bash_background", Json.parse("{\"command\":\"sleep 1; echo 'build ok'\",\"description\":\"build\"}"))
         .thenText("The build runs in the background.")
         .thenCall("job_output", Json.parse("{\"job_id\":\"bash-1\"}"))     // the turn the notice opened
         .thenCall("job_list", Json.parse("{}"))
@@ -53,21 +53,24 @@ public final class JobsTour {
         .thenCall("job_output", Json.parse("{}"))
         .thenText("The build passed."));
     host.prompt(agent, "Run the build in the background.");
-    host.settle();
+    host.settle();                                               // turn 1 ends well before the job does
     if (!done.await(30, TimeUnit.SECONDS)) {
       throw new IllegalStateException("the job did not finish");
     }
-    awaitFollowup(agent);                                        // the notice wakes the idle agent
+    awaitWake(host);                                             // the notice wakes the idle agent
     host.settle();
     // end-snippet
     jobs.close();
     return Transcript.of(agent.session());
   }
 
-  /** The controller delivers on the settling thread, possibly just after our own listener ran. */
-  private static void awaitFollowup(TestAgent agent) throws InterruptedException {
+  /**
+   * The controller delivers on the settling thread, possibly just after our own listener ran; the
+   * wake is complete once the follow-up queued the agent's driver.
+   */
+  private static void awaitWake(TestHost host) throws InterruptedException {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-    while (agent.pendingNextTurn().isEmpty() && System.nanoTime() < deadline) {
+    while (host.drivers().pending() == 0 && System.nanoTime() < deadline) {
       Thread.sleep(5);
     }
   }
