@@ -97,9 +97,17 @@ public class GateBenchmark {
               .build();
       runtime.registerSnapshot(
           AgentSnapshot.of(SNAPSHOT, Set.of(), List.of(ToolDescriptor.of("echo")), 8));
+    }
+
+    /**
+     * A fresh host and store: the in-memory sessions keep every event, so without this the heap
+     * fills over an iteration and garbage collection, not the gate, dominates later iterations.
+     */
+    void freshHost() {
       host = TestHost.builder().persistence(false).build();
       store = SessionCommitStore.over(host.sessions()::get);
       context = RunContext.of(store);
+      runs = 0;
     }
 
     /** Executes the next Run until it awaits. */
@@ -137,10 +145,16 @@ public class GateBenchmark {
       return GateOutcome.schedule("sched-1");
     }
 
-    /** Builds the runtime and host. */
+    /** Builds the runtime. */
     @Setup(Level.Trial)
     public void setUp() {
       build();
+    }
+
+    /** Starts the iteration on an empty host. */
+    @Setup(Level.Iteration)
+    public void emptyHost() {
+      freshHost();
     }
 
     /** Parks a fresh Run, unmeasured. */
@@ -161,10 +175,16 @@ public class GateBenchmark {
       return GateOutcome.requireConfirmation("ask-1");
     }
 
-    /** Builds the runtime and host. */
+    /** Builds the runtime. */
     @Setup(Level.Trial)
     public void setUp() {
       build();
+    }
+
+    /** Starts the iteration on an empty host. */
+    @Setup(Level.Iteration)
+    public void emptyHost() {
+      freshHost();
     }
 
     /** Parks a fresh Run, unmeasured. */
@@ -185,10 +205,16 @@ public class GateBenchmark {
       return GateOutcome.schedule("sched-1");
     }
 
-    /** Builds the runtime and host. */
+    /** Builds the runtime. */
     @Setup(Level.Trial)
     public void setUp() {
       build();
+    }
+
+    /** Starts the iteration on an empty host. */
+    @Setup(Level.Iteration)
+    public void emptyHost() {
+      freshHost();
     }
   }
 
