@@ -182,6 +182,19 @@ class OwnerTest {
   }
 
   @Test
+  void failedMaintenanceStageFaultsTheOwnerWithoutQueueingOrDispatching() {
+    f.create(a, "{\"prompt\":\"x\",\"after_seconds\":10}");
+    a.failNextMaintenance(new IllegalStateException("maintenance stage lost"));
+    f.host.advance(Duration.ofSeconds(10));
+    assertThat(a.followups()).isEmpty();
+    assertThat(dispatched()).isEmpty();
+    assertThat(f.owner(a).faulted()).isTrue();
+    f.host.advance(Duration.ofMinutes(1));
+    assertThat(a.followups()).isEmpty();
+    assertThat(dispatched()).isEmpty();
+  }
+
+  @Test
   void dispatchBarrierUncertainLeavesTheDispatchInTheLog() {
     f.create(a, "{\"prompt\":\"x\",\"after_seconds\":10}");
     f.host.store().script().thenComplete().thenFail(new IOException("barrier"));

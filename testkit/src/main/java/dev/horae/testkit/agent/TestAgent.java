@@ -49,6 +49,7 @@ public final class TestAgent implements Agent {
   private boolean disposed;
   private boolean holdIdle;
   private @Nullable Throwable failNextIdle;
+  private @Nullable Throwable failNextMaintenance;
   private @Nullable Model model;
   private @Nullable AbortController maintenanceSignal;
   private @Nullable AbortController turnSignal;
@@ -112,6 +113,12 @@ public final class TestAgent implements Agent {
         maintenanceRejections++;
         throw new IllegalStateException("agent \"" + id + "\" already has active work");
       }
+      if (failNextMaintenance != null) {
+        // the host's maintenance stage fails on its own: the claim is never taken, the task never runs
+        CompletableFuture<T> failed = CompletableFuture.failedFuture(failNextMaintenance);
+        failNextMaintenance = null;
+        return failed;
+      }
       phase = Phase.MAINTENANCE;
       signal = maintenanceSignal = new AbortController();
     }
@@ -145,6 +152,16 @@ public final class TestAgent implements Agent {
       registry.startDriver(this);
     }
     checkIdle();
+  }
+
+  /**
+   * Makes the next {@code runMaintenance} call return a stage failed with {@code failure}, without
+   * claiming the agent or running the task (the "maintenance stage fails" fault).
+   *
+   * @param failure the failure
+   */
+  public synchronized void failNextMaintenance(Throwable failure) {
+    failNextMaintenance = failure;
   }
 
   /**

@@ -59,6 +59,22 @@ class AgentPhaseTest {
   }
 
   @Test
+  void aScriptedMaintenanceFailureReturnsAFailedStageWithoutRunningTheTaskOrClaiming() {
+    TestAgent agent = host.createAgent();
+    AtomicBoolean ran = new AtomicBoolean();
+    agent.failNextMaintenance(new IllegalStateException("lost"));
+
+    CompletionStage<Object> stage = agent.runMaintenance(signal -> {
+      ran.set(true);
+      return CompletableFuture.completedFuture(null);
+    });
+
+    assertThat(stage.toCompletableFuture()).isCompletedExceptionally();
+    assertThat(ran).isFalse();
+    assertThat(agent.runMaintenance(s -> CompletableFuture.completedFuture(1)).toCompletableFuture().join()).isEqualTo(1);
+  }
+
+  @Test
   void followupDuringMaintenanceIsLatchedUntilTheTaskCompletes() {
     TestAgent agent = host.createAgent().useModel(new ScriptedModel().thenText("hi"));
     CompletableFuture<Void> release = new CompletableFuture<>();
