@@ -69,9 +69,8 @@ public final class JobsTour {
    * wake is complete once the follow-up queued the agent's driver.
    */
   private static void awaitWake(TestHost host) throws InterruptedException {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-    while (host.drivers().pending() == 0 && System.nanoTime() < deadline) {
-      Thread.sleep(5);
+    if (!host.drivers().awaitTask(java.time.Duration.ofSeconds(10))) {
+      throw new IllegalStateException("the job's notice did not wake the agent");
     }
   }
 

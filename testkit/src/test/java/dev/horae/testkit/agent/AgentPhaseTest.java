@@ -112,6 +112,17 @@ class AgentPhaseTest {
   }
 
   @Test
+  void theDriverQueueWakesAWaiterWhenWorkArrivesFromAnotherThread() throws InterruptedException {
+    DriverQueue queue = new DriverQueue();
+    assertThat(queue.awaitTask(java.time.Duration.ZERO)).isFalse();
+    Thread producer = new Thread(() -> queue.execute(() -> { }));
+    producer.start();
+    assertThat(queue.awaitTask(java.time.Duration.ofSeconds(10))).isTrue();
+    producer.join();
+    assertThat(queue.drain()).isEqualTo(1);
+  }
+
+  @Test
   void whenIdleCanBeHeldAndFailed() {
     TestAgent agent = host.createAgent();
     agent.holdIdle();
