@@ -107,24 +107,13 @@ public final class Pipelines {
                 return value(err.error().toJson());
               }
               ScheduleRecord record = ((ScheduleResult.Ok<ScheduleRecord>) built).value();
-              if (signal.aborted()) {
-                return aborted();
-              }
-              try {
-                session.append(
-                    EventTypes.SCHEDULE_CHANGE, ChangeCodec.encode(new ScheduleChange.Create(record)));
-              } catch (RuntimeException veto) {
-                return value(ScheduleError.internal().toJson());
-              }
-              return Flushes.confirmed(host.sessions(), session)
-                  .thenCompose(
-                      barrier -> {
-                        if (!barrier) {
-                          return uncertain(Operation.CREATE, Optional.of(id));
-                        }
-                        recompute();
-                        return value(ScheduleView.of(record, host.wallClock().millis()).toJson());
-                      });
+              return commit(
+                  signal,
+                  session,
+                  new ScheduleChange.Create(record),
+                  Operation.CREATE,
+                  id,
+                  () -> ScheduleView.of(record, host.wallClock().millis()).toJson());
             });
   }
 
@@ -197,24 +186,13 @@ public final class Pipelines {
                       if (fold.get().activeRecord(id).isEmpty()) {
                         return value(new DeleteResult(id, false).toJson());
                       }
-                      if (signal.aborted()) {
-                        return aborted();
-                      }
-                      try {
-                        session.append(
-                            EventTypes.SCHEDULE_CHANGE, ChangeCodec.encode(new ScheduleChange.Delete(id)));
-                      } catch (RuntimeException veto) {
-                        return value(ScheduleError.internal().toJson());
-                      }
-                      return Flushes.confirmed(host.sessions(), session)
-                          .thenCompose(
-                              barrier -> {
-                                if (!barrier) {
-                                  return uncertain(Operation.DELETE, Optional.of(id));
-                                }
-                                recompute();
-                                return value(new DeleteResult(id, true).toJson());
-                              });
+                      return commit(
+                          signal,
+                          session,
+                          new ScheduleChange.Delete(id),
+                          Operation.DELETE,
+                          id,
+                          () -> new DeleteResult(id, true).toJson());
                     }));
   }
 
@@ -222,6 +200,36 @@ public final class Pipelines {
    * Runs a transaction in the FIFO with the head cancellation check; any unexpected exception
    * becomes {@code internal_error}.
    */
+  /**
+   * The shared tail of create and delete (spec §6.2, §8.2): the second abort check, the append of
+   * the change, the persistence barrier, the owner recompute, then the tool value.
+   */
+  private CompletionStage<JsonNode> commit(
+      AbortSignal signal,
+      Session session,
+      ScheduleChange change,
+      Operation operation,
+      String id,
+      java.util.function.Supplier<String> valueOnDurable) {
+    if (signal.aborted()) {
+      return aborted();
+    }
+    try {
+      session.append(EventTypes.SCHEDULE_CHANGE, ChangeCodec.encode(change));
+    } catch (RuntimeException veto) {
+      return value(ScheduleError.internal().toJson());
+    }
+    return Flushes.confirmed(host.sessions(), session)
+        .thenCompose(
+            barrier -> {
+              if (!barrier) {
+                return uncertain(operation, Optional.of(id));
+              }
+              recompute();
+              return value(valueOnDurable.get());
+            });
+  }
+
   private CompletionStage<JsonNode> transaction(
       AbortSignal signal, java.util.function.Supplier<CompletionStage<JsonNode>> body) {
     return queue
