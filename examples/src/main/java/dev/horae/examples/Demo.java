@@ -104,9 +104,7 @@ public final class Demo {
       out.println(restored
           ? "Horae demo — restoring the session from " + dataDir.toAbsolutePath()
           : "Horae demo — a fresh session in " + dataDir.toAbsolutePath());
-      Session[] holder = new Session[1];
-      TestAgent agent = host.openAgent(SESSION, ZONE, request -> new DemoModel(holder[0], reminderDelay).reply(request));
-      holder[0] = agent.session();
+      TestAgent agent = host.openAgent(SESSION, ZONE, new DemoModel(host.sessions(), reminderDelay));
       if (restored) {
         showRestored(host, agent);
       } else {

@@ -2,7 +2,7 @@ package dev.horae.examples;
 
 import dev.horae.spi.message.UserMessage;
 import dev.horae.spi.session.Json;
-import dev.horae.spi.session.Session;
+import dev.horae.spi.session.Sessions;
 import dev.horae.spi.session.SessionEvent;
 import dev.horae.testkit.agent.Model;
 import dev.horae.testkit.agent.ModelReply;
@@ -18,12 +18,12 @@ import java.util.Optional;
  */
 final class DemoModel implements Model {
 
-  private final Session session;
+  private final Sessions sessions;
   private final Duration reminderDelay;
   private int calls;
 
-  DemoModel(Session session, Duration reminderDelay) {
-    this.session = session;
+  DemoModel(Sessions sessions, Duration reminderDelay) {
+    this.sessions = sessions;
     this.reminderDelay = reminderDelay;
   }
 
@@ -33,7 +33,7 @@ final class DemoModel implements Model {
         .filter(m -> !m.source().plugin().equals(Optional.of("time-context")))
         .reduce((first, second) -> second);
     if (trigger.isEmpty()) {
-      return new ModelReply.Text(afterTool());
+      return new ModelReply.Text(afterTool(request.agentId()));
     }
     UserMessage m = trigger.get();
     String text = m.text();
@@ -63,8 +63,9 @@ final class DemoModel implements Model {
   }
 
   /** Answers the step after a tool call from the tool's result in the log. */
-  private String afterTool() {
-    List<SessionEvent> events = session.events();
+  private String afterTool(String agentId) {
+    // a session-backed agent's id is its session id
+    List<SessionEvent> events = sessions.get(agentId).map(s -> s.events()).orElse(List.of());
     for (int i = events.size() - 1; i >= 0; i--) {
       SessionEvent e = events.get(i);
       if (e.type().equals("tool/result")) {

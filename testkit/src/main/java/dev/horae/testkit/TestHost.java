@@ -19,6 +19,7 @@ import dev.horae.testkit.agent.TestAgents;
 import dev.horae.testkit.agent.TurnLoop;
 import dev.horae.testkit.invariant.TestInvariantService;
 import dev.horae.testkit.log.CapturingWarnings;
+import dev.horae.testkit.plugin.Services;
 import dev.horae.testkit.plugin.TestScope;
 import dev.horae.testkit.session.InMemorySessionStore;
 import dev.horae.testkit.session.InMemorySessions;
@@ -30,9 +31,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.time.ZoneId;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Supplier;
@@ -57,7 +56,7 @@ public final class TestHost implements Host {
   private final TestInvariantService invariants;
   private final boolean persistence;
   private final boolean invariantsEnabled;
-  private final Map<Class<?>, Object> services = new HashMap<>();
+  private final Services services = new Services();
 
   private TestHost(Builder b, ManualTime time, SequentialIds ids, SettableZone zone, InMemorySessionStore store, boolean resume) {
     this.time = time;
@@ -75,9 +74,9 @@ public final class TestHost implements Host {
     this.invariants = new TestInvariantService(sessions, b.invariants);
     if (persistence) {
       sessions.onFlush(store);
-      services.put(SessionStore.class, store);
+      services.provide(SessionStore.class, store);
     }
-    services.put(ToolGates.class, gates);
+    services.provide(ToolGates.class, gates);
     if (resume) {
       sessions.resumeAll();
     }
@@ -156,9 +155,7 @@ public final class TestHost implements Host {
 
   @Override
   public <T> Optional<T> service(Class<T> type) {
-    synchronized (services) {
-      return Optional.ofNullable(services.get(type)).map(type::cast);
-    }
+    return services.find(type);
   }
 
   @Override
@@ -176,9 +173,7 @@ public final class TestHost implements Host {
    * @param <T> the service type
    */
   public <T> void provide(Class<T> type, T service) {
-    synchronized (services) {
-      services.put(type, service);
-    }
+    services.provide(type, service);
   }
 
   /**

@@ -18,14 +18,13 @@ import dev.horae.testkit.agent.TestAgent;
 import dev.horae.testkit.agent.TestAgents;
 import dev.horae.testkit.agent.TurnLoop;
 import dev.horae.testkit.invariant.TestInvariantService;
+import dev.horae.testkit.plugin.Services;
 import dev.horae.testkit.plugin.TestScope;
 import dev.horae.testkit.session.InMemorySessions;
 import dev.horae.testkit.tool.TestToolRegistry;
 import java.nio.file.Path;
 import java.time.InstantSource;
 import java.time.ZoneId;
-import java.util.HashMap;
-import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -55,7 +54,7 @@ public final class LiveHost implements Host, AutoCloseable {
   private final ToolGates gates = ToolGates.create();
   private final TestAgents agents;
   private final TestInvariantService invariants;
-  private final Map<Class<?>, Object> services = new HashMap<>();
+  private final Services services = new Services();
 
   private LiveHost(Path dataDir) {
     store = FileSessionStore.open(dataDir);
@@ -72,8 +71,8 @@ public final class LiveHost implements Host, AutoCloseable {
         });
       }
     });
-    services.put(SessionStore.class, store);
-    services.put(ToolGates.class, gates);
+    services.provide(SessionStore.class, store);
+    services.provide(ToolGates.class, gates);
   }
 
   /**
@@ -172,9 +171,7 @@ public final class LiveHost implements Host, AutoCloseable {
 
   @Override
   public <T> Optional<T> service(Class<T> type) {
-    synchronized (services) {
-      return Optional.ofNullable(services.get(type)).map(type::cast);
-    }
+    return services.find(type);
   }
 
   /**
@@ -185,9 +182,7 @@ public final class LiveHost implements Host, AutoCloseable {
    * @param <T> the service type
    */
   public <T> void provide(Class<T> type, T service) {
-    synchronized (services) {
-      services.put(type, service);
-    }
+    services.provide(type, service);
   }
 
   @Override
