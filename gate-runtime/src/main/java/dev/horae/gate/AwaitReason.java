@@ -59,11 +59,6 @@ public enum AwaitReason {
    * @return the reason, or empty for an unknown name
    */
   public static Optional<AwaitReason> fromWireName(String wireName) {
-    for (AwaitReason r : values()) {
-      if (r.wireName.equals(wireName)) {
-        return Optional.of(r);
-      }
-    }
-    return Optional.empty();
+    return WireNames.find(values(), AwaitReason::wireName, wireName);
   }
 }

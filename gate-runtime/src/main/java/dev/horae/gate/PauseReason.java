@@ -44,11 +44,6 @@ public enum PauseReason {
    * @return the reason, or empty
    */
   public static Optional<PauseReason> fromWireName(String wireName) {
-    for (PauseReason r : values()) {
-      if (r.wireName.equals(wireName)) {
-        return Optional.of(r);
-      }
-    }
-    return Optional.empty();
+    return WireNames.find(values(), PauseReason::wireName, wireName);
   }
 }

@@ -42,11 +42,6 @@ public enum RemoteInputReason {
    * @return the reason, or empty
    */
   public static Optional<RemoteInputReason> fromWireName(String wireName) {
-    for (RemoteInputReason r : values()) {
-      if (r.wireName.equals(wireName)) {
-        return Optional.of(r);
-      }
-    }
-    return Optional.empty();
+    return WireNames.find(values(), RemoteInputReason::wireName, wireName);
   }
 }

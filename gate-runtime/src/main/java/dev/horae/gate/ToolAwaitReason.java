@@ -46,11 +46,6 @@ public enum ToolAwaitReason {
    * @return the reason, or empty
    */
   public static Optional<ToolAwaitReason> fromWireName(String wireName) {
-    for (ToolAwaitReason r : values()) {
-      if (r.wireName.equals(wireName)) {
-        return Optional.of(r);
-      }
-    }
-    return Optional.empty();
+    return WireNames.find(values(), ToolAwaitReason::wireName, wireName);
   }
 }

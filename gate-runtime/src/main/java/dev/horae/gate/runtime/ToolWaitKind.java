@@ -54,11 +54,6 @@ public enum ToolWaitKind {
     if (name.equals("approval")) {
       return Optional.of(TOOL_PERMISSION);
     }
-    for (ToolWaitKind k : values()) {
-      if (k.wireName.equals(name)) {
-        return Optional.of(k);
-      }
-    }
-    return Optional.empty();
+    return dev.horae.gate.WireNames.find(values(), ToolWaitKind::wireName, name);
   }
 }
