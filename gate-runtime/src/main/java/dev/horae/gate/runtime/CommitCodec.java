@@ -107,7 +107,7 @@ public final class CommitCodec {
   }
 
   /**
-   * Encodes a tool batch as in §5.2.
+   * Encodes a tool batch as in §7.1.
    *
    * @param b the batch
    * @return the JSON object

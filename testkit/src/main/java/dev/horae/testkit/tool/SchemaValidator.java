@@ -46,7 +46,7 @@ public final class SchemaValidator {
     if (!schema.isObject()) {
       return;
     }
-    // root-level details carry no path (host contract §8.2: `missing required property "job_id"`)
+    // root-level details carry no path (jobs spec §3.3: `missing required property "job_id"`)
     String at = path.isEmpty() ? "" : path + ": ";
     JsonNode type = schema.get("type");
     if (type != null && !typeMatches(type, value)) {

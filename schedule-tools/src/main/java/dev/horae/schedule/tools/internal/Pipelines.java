@@ -201,7 +201,7 @@ public final class Pipelines {
    * becomes {@code internal_error}.
    */
   /**
-   * The shared tail of create and delete (spec §6.2, §8.2): the second abort check, the append of
+   * The shared tail of create and delete (spec §6.2, §8): the second abort check, the append of
    * the change, the persistence barrier, the owner recompute, then the tool value.
    */
   private CompletionStage<JsonNode> commit(
