@@ -26,7 +26,7 @@ import dev.horae.spi.tool.ToolResult;
 import dev.horae.testkit.TestHost;
 import dev.horae.testkit.agent.ScriptedModel;
 import dev.horae.testkit.agent.TestAgent;
-import dev.horae.testkit.plugin.TestScope;
+import dev.horae.runtime.plugin.RuntimeScope;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -406,8 +406,8 @@ class JobsControllerTest {
     TestAgent inA = host.createAgent();
     TestAgent inB = host.createAgent();
     // a preset scope makes its tools visible to the preset's agents only
-    TestScope presetA = new TestScope(tool -> host.tools().registerFor(inA.id(), tool));
-    TestScope presetB = new TestScope(tool -> host.tools().registerFor(inB.id(), tool));
+    RuntimeScope presetA = new RuntimeScope(tool -> host.tools().registerFor(inA.id(), tool));
+    RuntimeScope presetB = new RuntimeScope(tool -> host.tools().registerFor(inB.id(), tool));
     LocalJobService routed =
         LocalJobService.builder(host.wallClock(), host.timers())
             .agents(host.agents())

@@ -1,6 +1,11 @@
 /**
- * Durable session stores, the {@link dev.horae.spi.session.SessionStore} implementations a host
- * registers as its durability listener and resumes sessions from.
+ * The session log and the stores behind it.
+ *
+ * <p>{@link dev.horae.store.LogSessions} is the live sessions service of host contract §3 and §4:
+ * linearizable appends with vetoing validators and contained observers, create, fork, resume and
+ * the flush checkpoint, over any {@link dev.horae.spi.session.SessionStore}. It lives here, below
+ * the runtime and the gate engine, so both (and their tests) use the one implementation.
+ * {@link dev.horae.store.MemorySessionStore} keeps copies in the process.
  *
  * <p>{@link dev.horae.store.FileSessionStore} is the embedded default: one folder per session with
  * its header and an append-only file of CRC32C-framed JSON lines, one line per flush, fsynced

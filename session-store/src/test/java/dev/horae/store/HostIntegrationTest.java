@@ -7,29 +7,26 @@ import dev.horae.spi.session.CreateOptions;
 import dev.horae.spi.session.Json;
 import dev.horae.spi.session.Session;
 import dev.horae.spi.session.SessionEvent;
-import dev.horae.testkit.log.CapturingWarnings;
-import dev.horae.testkit.session.InMemorySessions;
-import dev.horae.testkit.time.ManualTime;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The store as a host mounts it: the testkit's sessions service flushes to it and a fresh service
+ * The store as a host mounts it: the live sessions service flushes to it and a fresh service
  * resumes from it, forks and atomic multi-event appends included.
  */
 class HostIntegrationTest {
 
   @TempDir Path root;
-  private final ManualTime time = new ManualTime(Instant.parse("2026-11-30T09:00:00Z"));
+  // one clock across both runtimes, so the restart sees time move on, not back
+  private final AtomicLong now = new AtomicLong(Instant.parse("2026-11-30T09:00:00Z").toEpochMilli());
 
-  private InMemorySessions sessionsOver(FileSessionStore store) {
-    InMemorySessions sessions = new InMemorySessions(time, new CapturingWarnings(), store);
-    sessions.onFlush(store);
-    return sessions;
+  private LogSessions sessionsOver(FileSessionStore store) {
+    return LogSessions.over(store, () -> Instant.ofEpochMilli(now.get()), (message, cause) -> { });
   }
 
   @Test
@@ -39,10 +36,10 @@ class HostIntegrationTest {
     List<SessionEvent> parentLog;
     List<SessionEvent> childLog;
     try (FileSessionStore store = FileSessionStore.open(root)) {
-      InMemorySessions sessions = sessionsOver(store);
+      LogSessions sessions = sessionsOver(store);
       Session parent = sessions.create(CreateOptions.withTimeZone("Europe/Berlin"));
       parent.append("user/message", Json.parse("{\"text\":\"remind me\"}"));
-      time.advance(Duration.ofSeconds(5));
+      now.addAndGet(Duration.ofSeconds(5).toMillis());
       parent.appendAll(List.of(
           Candidate.logOnly("gate/commit", Json.parse("{\"run\":\"r1\"}")),
           Candidate.logOnly("schedule/change", Json.parse("{\"op\":\"create\"}"))));
@@ -58,7 +55,7 @@ class HostIntegrationTest {
       childLog = child.events();
     }
     try (FileSessionStore store = FileSessionStore.open(root)) {
-      InMemorySessions fresh = sessionsOver(store);
+      LogSessions fresh = sessionsOver(store);
       assertThat(fresh.resumeAll()).hasSize(2);
       Session parent = fresh.get(parentId).orElseThrow();
       Session child = fresh.get(childId).orElseThrow();

@@ -17,16 +17,16 @@ import dev.horae.testkit.agent.DriverQueue;
 import dev.horae.testkit.agent.TestAgent;
 import dev.horae.testkit.agent.TestAgents;
 import dev.horae.testkit.agent.TurnLoop;
-import dev.horae.testkit.invariant.TestInvariantService;
+import dev.horae.runtime.invariant.LogInvariantService;
 import dev.horae.testkit.log.CapturingWarnings;
-import dev.horae.testkit.plugin.Services;
-import dev.horae.testkit.plugin.TestScope;
+import dev.horae.runtime.plugin.ServiceMap;
+import dev.horae.runtime.plugin.RuntimeScope;
 import dev.horae.testkit.session.InMemorySessionStore;
 import dev.horae.testkit.session.InMemorySessions;
 import dev.horae.testkit.time.ManualTime;
 import dev.horae.testkit.time.SequentialIds;
 import dev.horae.testkit.time.SettableZone;
-import dev.horae.testkit.tool.TestToolRegistry;
+import dev.horae.runtime.tool.RuntimeToolRegistry;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
@@ -49,14 +49,14 @@ public final class TestHost implements Host {
   private final CapturingWarnings warnings;
   private final InMemorySessionStore store;
   private final InMemorySessions sessions;
-  private final TestToolRegistry tools;
+  private final RuntimeToolRegistry tools;
   private final ToolGates gates;
   private final DriverQueue drivers;
   private final TestAgents agents;
-  private final TestInvariantService invariants;
+  private final LogInvariantService invariants;
   private final boolean persistence;
   private final boolean invariantsEnabled;
-  private final Services services = new Services();
+  private final ServiceMap services = new ServiceMap();
 
   private TestHost(Builder b, ManualTime time, SequentialIds ids, SettableZone zone, InMemorySessionStore store, boolean resume) {
     this.time = time;
@@ -67,11 +67,11 @@ public final class TestHost implements Host {
     this.invariantsEnabled = b.invariants;
     this.warnings = new CapturingWarnings();
     this.sessions = new InMemorySessions(time, warnings, store);
-    this.tools = new TestToolRegistry();
+    this.tools = new RuntimeToolRegistry();
     this.gates = ToolGates.create();
     this.drivers = new DriverQueue();
     this.agents = new TestAgents(drivers, new TurnLoop(tools, gates, warnings), warnings);
-    this.invariants = new TestInvariantService(sessions, b.invariants);
+    this.invariants = new LogInvariantService(sessions, b.invariants);
     if (persistence) {
       sessions.onFlush(store);
       services.provide(SessionStore.class, store);
@@ -119,12 +119,12 @@ public final class TestHost implements Host {
   }
 
   @Override
-  public TestToolRegistry tools() {
+  public RuntimeToolRegistry tools() {
     return tools;
   }
 
   @Override
-  public TestInvariantService invariants() {
+  public LogInvariantService invariants() {
     return invariants;
   }
 
@@ -160,7 +160,7 @@ public final class TestHost implements Host {
 
   @Override
   public ScopeHandle newPluginScope() {
-    return new TestScope(tools::register);
+    return new RuntimeScope(tools::register);
   }
 
   // ---- test controls ----------------------------------------------------------------------------
@@ -281,8 +281,8 @@ public final class TestHost implements Host {
     return agents.create(session, Optional.of(parent.id()), agentScope(session.id()));
   }
 
-  private TestScope agentScope(String agentId) {
-    return new TestScope(tool -> tools.registerFor(agentId, tool));
+  private RuntimeScope agentScope(String agentId) {
+    return new RuntimeScope(tool -> tools.registerFor(agentId, tool));
   }
 
   /**

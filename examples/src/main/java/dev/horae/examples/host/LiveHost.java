@@ -17,11 +17,11 @@ import dev.horae.testkit.agent.Model;
 import dev.horae.testkit.agent.TestAgent;
 import dev.horae.testkit.agent.TestAgents;
 import dev.horae.testkit.agent.TurnLoop;
-import dev.horae.testkit.invariant.TestInvariantService;
-import dev.horae.testkit.plugin.Services;
-import dev.horae.testkit.plugin.TestScope;
+import dev.horae.runtime.invariant.LogInvariantService;
+import dev.horae.runtime.plugin.ServiceMap;
+import dev.horae.runtime.plugin.RuntimeScope;
 import dev.horae.testkit.session.InMemorySessions;
-import dev.horae.testkit.tool.TestToolRegistry;
+import dev.horae.runtime.tool.RuntimeToolRegistry;
 import java.nio.file.Path;
 import java.time.InstantSource;
 import java.time.ZoneId;
@@ -50,18 +50,18 @@ public final class LiveHost implements Host, AutoCloseable {
     return t;
   });
   private final InMemorySessions sessions;
-  private final TestToolRegistry tools = new TestToolRegistry();
+  private final RuntimeToolRegistry tools = new RuntimeToolRegistry();
   private final ToolGates gates = ToolGates.create();
   private final TestAgents agents;
-  private final TestInvariantService invariants;
-  private final Services services = new Services();
+  private final LogInvariantService invariants;
+  private final ServiceMap services = new ServiceMap();
 
   private LiveHost(Path dataDir) {
     store = FileSessionStore.open(dataDir);
     sessions = new InMemorySessions(SystemTime.wallClock(), warnings, store);
     sessions.onFlush(store);
     agents = new TestAgents(drivers, new TurnLoop(tools, gates, warnings), warnings);
-    invariants = new TestInvariantService(sessions, true);
+    invariants = new LogInvariantService(sessions, true);
     // the persistence service's checkpoint: a turn's events become durable when the agent settles
     agents.onStatus((agent, status) -> {
       if (status == dev.horae.spi.agent.AgentStatus.IDLE) {
@@ -98,7 +98,7 @@ public final class LiveHost implements Host, AutoCloseable {
     Session session = store.ids().contains(sessionId)
         ? sessions.resume(sessionId)
         : sessions.create(new CreateOptions(Optional.of(sessionId), Optional.empty(), Optional.of(zone)));
-    TestAgent agent = agents.create(session, Optional.empty(), new TestScope(tool -> tools.registerFor(session.id(), tool)));
+    TestAgent agent = agents.create(session, Optional.empty(), new RuntimeScope(tool -> tools.registerFor(session.id(), tool)));
     return agent.useModel(model);
   }
 
@@ -135,12 +135,12 @@ public final class LiveHost implements Host, AutoCloseable {
   }
 
   @Override
-  public TestToolRegistry tools() {
+  public RuntimeToolRegistry tools() {
     return tools;
   }
 
   @Override
-  public TestInvariantService invariants() {
+  public LogInvariantService invariants() {
     return invariants;
   }
 
@@ -187,7 +187,7 @@ public final class LiveHost implements Host, AutoCloseable {
 
   @Override
   public ScopeHandle newPluginScope() {
-    return new TestScope(tools::register);
+    return new RuntimeScope(tools::register);
   }
 
   @Override

@@ -11,7 +11,6 @@ import dev.horae.gate.ResumeTicket;
 import dev.horae.gate.RunState;
 import dev.horae.spi.session.CreateOptions;
 import dev.horae.spi.session.Session;
-import dev.horae.testkit.TestHost;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
@@ -32,7 +31,7 @@ class CommitStoreTest {
   }
 
   static Stream<Backend> backends() {
-    TestHost host = TestHost.builder().build();
+    LogHost host = LogHost.create();
     Session s = host.sessions().create(CreateOptions.DEFAULT);
     return Stream.of(
         new Backend("in-memory", CommitStore::inMemory, "thread-1"),

@@ -11,7 +11,6 @@ import dev.horae.spi.gate.ToolOutput;
 import dev.horae.spi.session.CreateOptions;
 import dev.horae.spi.session.Json;
 import dev.horae.spi.session.Session;
-import dev.horae.testkit.TestHost;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -22,13 +21,13 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The standard scenario of the gate specification (§9.3): the model calls {@code echo} once
- * ({@code call-1}, {@code {"text":"ping"}}) and then answers. Runs on the testkit host.
+ * ({@code call-1}, {@code {"text":"ping"}}) and then answers. Runs on the runtime's sessions service.
  */
 final class Fixture {
 
   static final String SNAPSHOT = "snapshot-1";
 
-  final TestHost host;
+  final LogHost host;
   final Session session;
   final SessionCommitStore store;
   final AgentRuntime runtime;
@@ -38,14 +37,14 @@ final class Fixture {
   final List<JsonNode> liveEvents = Collections.synchronizedList(new ArrayList<>());
 
   Fixture(List<Plugin> plugins, Set<String> selected) {
-    this(TestHost.builder().build(), plugins, selected);
+    this(LogHost.create(), plugins, selected);
   }
 
   Fixture() {
     this(List.of(), Set.of());
   }
 
-  Fixture(TestHost host, List<Plugin> plugins, Set<String> selected) {
+  Fixture(LogHost host, List<Plugin> plugins, Set<String> selected) {
     this.host = host;
     this.session = host.sessions().list().isEmpty()
         ? host.sessions().create(CreateOptions.DEFAULT) : host.sessions().list().get(0);
@@ -104,7 +103,7 @@ final class Fixture {
   }
 
   ResumeOutcome perform(String runId) {
-    return runtime.performScheduledAction(runId, ctx(), host.time().millis()).toCompletableFuture().join();
+    return runtime.performScheduledAction(runId, ctx(), host.clock().millis()).toCompletableFuture().join();
   }
 
   /** The run facts committed for the Run, in order, as JSON run states. */

@@ -9,7 +9,6 @@ import dev.horae.spi.gate.ToolOutput;
 import dev.horae.spi.session.CreateOptions;
 import dev.horae.spi.session.Json;
 import dev.horae.spi.session.Session;
-import dev.horae.testkit.TestHost;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -56,7 +55,7 @@ class RecoveryTest {
 
   @Test
   void neverReplayEndsTheInterruptedCallIndeterminateAndTheRunContinues() {
-    TestHost host = TestHost.builder().build();
+    LogHost host = LogHost.create();
     Session s = host.sessions().create(CreateOptions.DEFAULT);
     SessionCommitStore store = SessionCommitStore.over(host.sessions()::get, host.sessions()::flush);
     CompletableFuture<RunState> lost = runtime(ToolRecoveryPolicy.neverReplay(), true)
@@ -64,7 +63,7 @@ class RecoveryTest {
     assertThat(lost).isNotDone();
     assertThat(runs).hasValue(1);
 
-    TestHost restarted = host.restart();
+    LogHost restarted = host.restart();
     SessionCommitStore fresh = SessionCommitStore.over(restarted.sessions()::get, restarted.sessions()::flush);
     fresh.track(restarted.sessions().get(s.id()).orElseThrow());
     RunState s2 = runtime(ToolRecoveryPolicy.neverReplay(), false).recover("run-1", RunContext.of(fresh))

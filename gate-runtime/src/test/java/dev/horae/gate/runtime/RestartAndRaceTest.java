@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.horae.gate.EndCause;
 import dev.horae.gate.RunState;
-import dev.horae.testkit.TestHost;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -19,17 +18,17 @@ class RestartAndRaceTest {
 
   @Test
   void aNewRuntimeRediscoversTheCommittedTicketFromThePersistedLogAndPerformsItOnce() {
-    TestHost host = TestHost.builder().build();
+    LogHost host = LogHost.create();
     Fixture first = new Fixture(host, List.of(), java.util.Set.of());
     first.gate(Fixture.scheduling("sched-1"));
     assertThat(first.execute("run-1")).isEqualTo(RunState.awaiting());
     assertThat(first.toolRuns).hasValue(0);
 
     // drop the runtime and every live structure; resume the sessions from the persisted copy
-    TestHost restarted = host.restart();
+    LogHost restarted = host.restart();
     Fixture second = new Fixture(restarted, List.of(), java.util.Set.of());
     ScheduledActionDispatcher dispatcher =
-        ScheduledActionDispatcher.create(second.runtime, second.ctx(), restarted.time());
+        ScheduledActionDispatcher.create(second.runtime, second.ctx(), restarted.clock());
 
     DispatchReport report = dispatcher.start(restarted.sessions().list()).toCompletableFuture().join();
     Map<String, ResumeOutcome> performed = report.performed();

@@ -91,7 +91,7 @@ class ScheduledActionTest {
     }).build();
     failing.registerSnapshot(f.runtime.snapshot(Fixture.SNAPSHOT).orElseThrow());
     // the executor failure is a tool error result, not a Run failure: both Runs still end
-    DispatchReport report = ScheduledActionDispatcher.create(failing, f.ctx(), f.host.time())
+    DispatchReport report = ScheduledActionDispatcher.create(failing, f.ctx(), f.host.clock())
         .drain().toCompletableFuture().join();
     assertThat(report.performed()).containsOnlyKeys("run-a", "run-b");
 
@@ -100,7 +100,7 @@ class ScheduledActionTest {
       throw new IllegalStateException("model port down");
     }, f::echo).gates(f.gates).build();
     noInference.registerSnapshot(f.runtime.snapshot(Fixture.SNAPSHOT).orElseThrow());
-    DispatchReport second = ScheduledActionDispatcher.create(noInference, f.ctx(), f.host.time())
+    DispatchReport second = ScheduledActionDispatcher.create(noInference, f.ctx(), f.host.clock())
         .drain().toCompletableFuture().join();
     assertThat(second.performed().get("run-c")).isEqualTo(new ResumeOutcome.Advanced(
         RunState.ended(EndCause.error(dev.horae.gate.Failure.of("inference_error", "model port down")))));
@@ -123,7 +123,7 @@ class ScheduledActionTest {
         .gates(g.gates).build();
     twoCalls.registerSnapshot(g.runtime.snapshot(Fixture.SNAPSHOT).orElseThrow());
     twoCalls.execute(new RunActivation("run-g", g.thread(), Fixture.SNAPSHOT, "go"), g.ctx()).toCompletableFuture().join();
-    DispatchReport third = ScheduledActionDispatcher.create(twoCalls, g.ctx(), g.host.time())
+    DispatchReport third = ScheduledActionDispatcher.create(twoCalls, g.ctx(), g.host.clock())
         .drain().toCompletableFuture().join();
     assertThat(third.performed()).isEmpty();
     assertThat(third.failed()).containsOnlyKeys("run-g");
@@ -147,7 +147,7 @@ class ScheduledActionTest {
     twoStep.registerSnapshot(f.runtime.snapshot(Fixture.SNAPSHOT).orElseThrow());
     twoStep.execute(new RunActivation("run-c", f.thread(), Fixture.SNAPSHOT, "go"), f.ctx()).toCompletableFuture().join();
 
-    var outcomes = ScheduledActionDispatcher.create(twoStep, f.ctx(), f.host.time())
+    var outcomes = ScheduledActionDispatcher.create(twoStep, f.ctx(), f.host.clock())
         .drain().toCompletableFuture().join().performed();
 
     assertThat(outcomes).containsEntry("run-c", new ResumeOutcome.Advanced(RunState.ended(EndCause.naturalEnd())));

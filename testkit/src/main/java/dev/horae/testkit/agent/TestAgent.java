@@ -9,7 +9,7 @@ import dev.horae.spi.agent.MaintenanceTask;
 import dev.horae.spi.message.UserMessage;
 import dev.horae.spi.plugin.Scope;
 import dev.horae.spi.session.Session;
-import dev.horae.testkit.plugin.TestScope;
+import dev.horae.runtime.plugin.RuntimeScope;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -33,7 +33,7 @@ public final class TestAgent implements Agent {
   private final String id;
   private final Optional<String> parentId;
   private final Session session;
-  private final TestScope scope;
+  private final RuntimeScope scope;
   private final TestAgents registry;
   private final List<InboxClaimListener> claimListeners = new CopyOnWriteArrayList<>();
 
@@ -57,7 +57,7 @@ public final class TestAgent implements Agent {
   private int maintenanceRejections;
   private int whenIdleCalls;
 
-  TestAgent(String id, Optional<String> parentId, Session session, TestScope scope, TestAgents registry) {
+  TestAgent(String id, Optional<String> parentId, Session session, RuntimeScope scope, TestAgents registry) {
     this.id = id;
     this.parentId = parentId;
     this.session = session;

@@ -12,7 +12,7 @@ import dev.horae.spi.agent.StepDecision;
 import dev.horae.spi.message.UserMessage;
 import dev.horae.spi.plugin.WarningSink;
 import dev.horae.spi.session.Session;
-import dev.horae.testkit.plugin.TestScope;
+import dev.horae.runtime.plugin.RuntimeScope;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -64,7 +64,7 @@ public final class TestAgents implements AgentRegistry {
    * @param scope the agent scope
    * @return the agent
    */
-  public TestAgent create(Session session, Optional<String> parentId, TestScope scope) {
+  public TestAgent create(Session session, Optional<String> parentId, RuntimeScope scope) {
     TestAgent agent = new TestAgent(session.id(), parentId, session, scope, this);
     synchronized (this) {
       live.put(agent.id(), agent);

@@ -1,5 +1,6 @@
 package dev.horae.testkit.session;
 
+import dev.horae.store.MemorySessionStore;
 import dev.horae.spi.session.SessionEvent;
 import dev.horae.spi.session.SessionHeader;
 import dev.horae.spi.session.SessionStore;
@@ -15,7 +16,7 @@ import java.util.concurrent.CompletionStage;
 /**
  * The in-memory durable store of the reference host (host contract §14, "persistence" and "flush
  * scripting"). Registered as a durability listener, it keeps a deep copy of a session's header and
- * log whenever a persist succeeds; {@link InMemorySessions#resume} reads it back.
+ * log (in a {@link MemorySessionStore}) whenever a persist succeeds; {@link InMemorySessions#resume} reads it back.
  *
  * <p>The outcome of each persist call comes from {@link #script()} (complete normally by default).
  * Persist calls are counted per session. Thread-safe.
@@ -23,7 +24,7 @@ import java.util.concurrent.CompletionStage;
 public final class InMemorySessionStore implements SessionStore {
 
   private final FlushScript script = new FlushScript();
-  private final Map<String, StoredSession> stored = new HashMap<>();
+  private final MemorySessionStore stored = new MemorySessionStore();
   private final Map<String, Integer> persistCounts = new HashMap<>();
 
   /** Creates an empty store. */
@@ -48,11 +49,11 @@ public final class InMemorySessionStore implements SessionStore {
    */
   @Override
   public CompletionStage<Void> persist(SessionHeader header, List<SessionEvent> log) {
-    synchronized (stored) {
+    synchronized (persistCounts) {
       persistCounts.merge(header.id(), 1, Integer::sum);
     }
     // copy now: the flush covers the log as it was when flush was called, even if it is held
-    StoredSession copy = new StoredSession(header, Events.copyAll(log));
+    StoredSession copy = new StoredSession(header, MemorySessionStore.copyOf(log));
     FlushScript.Outcome outcome = script.next().orElse(new FlushScript.Complete());
     if (outcome instanceof FlushScript.Throw t) {
       throw t.error();
@@ -61,9 +62,9 @@ public final class InMemorySessionStore implements SessionStore {
       return CompletableFuture.failedFuture(f.error());
     }
     if (outcome instanceof FlushScript.Hold h) {
-      return h.handle().gate().thenRun(() -> keep(copy));
+      return h.handle().gate().thenRun(() -> stored.keep(copy));
     }
-    keep(copy);
+    stored.keep(copy);
     return CompletableFuture.completedFuture(null);
   }
 
@@ -74,23 +75,17 @@ public final class InMemorySessionStore implements SessionStore {
    * @param session the header and events to store; deep-copied
    */
   public void put(StoredSession session) {
-    synchronized (stored) {
-      stored.put(session.header().id(), Events.copy(session));
-    }
+    stored.put(session);
   }
 
   @Override
   public Optional<StoredSession> load(String id) {
-    synchronized (stored) {
-      return Optional.ofNullable(stored.get(id)).map(Events::copy);
-    }
+    return stored.load(id);
   }
 
   @Override
   public Set<String> ids() {
-    synchronized (stored) {
-      return Set.copyOf(stored.keySet());
-    }
+    return stored.ids();
   }
 
   /**
@@ -100,18 +95,8 @@ public final class InMemorySessionStore implements SessionStore {
    * @return the count
    */
   public int persistCount(String sessionId) {
-    synchronized (stored) {
+    synchronized (persistCounts) {
       return persistCounts.getOrDefault(sessionId, 0);
-    }
-  }
-
-  private void keep(StoredSession copy) {
-    synchronized (stored) {
-      StoredSession previous = stored.get(copy.header().id());
-      // a held flush released late must not roll back a newer, longer copy
-      if (previous == null || previous.events().size() <= copy.events().size()) {
-        stored.put(copy.header().id(), copy);
-      }
     }
   }
 }

@@ -1,5 +1,6 @@
 package dev.horae.testkit.tool;
 
+import dev.horae.runtime.tool.RuntimeToolRegistry;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -30,7 +31,7 @@ class ToolRegistryTest {
        "required":["prompt"],"additionalProperties":false}""");
 
   private final TestHost host = TestHost.builder().build();
-  private final TestToolRegistry tools = host.tools();
+  private final RuntimeToolRegistry tools = host.tools();
   private final TestAgent agent = host.createAgent();
 
   private ToolResult call(String tool, String args) {

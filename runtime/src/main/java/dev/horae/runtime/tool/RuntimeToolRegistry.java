@@ -1,4 +1,4 @@
-package dev.horae.testkit.tool;
+package dev.horae.runtime.tool;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.horae.spi.AbortSignal;
@@ -25,7 +25,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * The in-memory tool registry. Thread-safe. Every tool runs in exclusive mode: the calls of one
  * agent run one after another, in call order.
  */
-public final class TestToolRegistry implements ToolRegistry {
+public final class RuntimeToolRegistry implements ToolRegistry {
 
   private final Map<String, ToolDefinition> global = new LinkedHashMap<>();
   private final Map<String, Map<String, ToolDefinition>> scoped = new HashMap<>();
@@ -36,7 +36,7 @@ public final class TestToolRegistry implements ToolRegistry {
   private final AtomicInteger bodyRuns = new AtomicInteger();
 
   /** Creates an empty registry. */
-  public TestToolRegistry() {}
+  public RuntimeToolRegistry() {}
 
   @Override
   public synchronized Registration register(ToolDefinition tool) {

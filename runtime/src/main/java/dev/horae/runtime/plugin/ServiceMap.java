@@ -1,4 +1,4 @@
-package dev.horae.testkit.plugin;
+package dev.horae.runtime.plugin;
 
 import java.util.HashMap;
 import java.util.Map;
@@ -8,12 +8,12 @@ import java.util.Optional;
  * The optional host services a host offers through {@code Host.service(Class)}: a job registry,
  * the tool-gate chain, the persistence service. Thread-safe.
  */
-public final class Services {
+public final class ServiceMap {
 
   private final Map<Class<?>, Object> byType = new HashMap<>();
 
   /** Creates an empty registry. */
-  public Services() {}
+  public ServiceMap() {}
 
   /**
    * Offers (or replaces) a service.

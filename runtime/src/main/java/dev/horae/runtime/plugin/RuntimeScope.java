@@ -1,4 +1,4 @@
-package dev.horae.testkit.plugin;
+package dev.horae.runtime.plugin;
 
 import dev.horae.spi.Registration;
 import dev.horae.spi.plugin.Scope;
@@ -13,7 +13,7 @@ import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 
 /** A plugin or agent scope. Thread-safe; disposal is idempotent. */
-public final class TestScope implements Scope, ScopeHandle {
+public final class RuntimeScope implements Scope, ScopeHandle {
 
   private final Function<ToolDefinition, Registration> toolRegistrar;
   private final List<Registration> owned = new ArrayList<>();
@@ -25,7 +25,7 @@ public final class TestScope implements Scope, ScopeHandle {
    *
    * @param toolRegistrar registers a tool in the registry with this scope's visibility
    */
-  public TestScope(Function<ToolDefinition, Registration> toolRegistrar) {
+  public RuntimeScope(Function<ToolDefinition, Registration> toolRegistrar) {
     this.toolRegistrar = toolRegistrar;
   }
 

@@ -1,4 +1,4 @@
-package dev.horae.testkit.session;
+package dev.horae.store;
 
 import dev.horae.spi.session.SessionEvent;
 import java.util.AbstractList;

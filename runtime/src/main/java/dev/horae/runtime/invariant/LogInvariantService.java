@@ -1,4 +1,4 @@
-package dev.horae.testkit.invariant;
+package dev.horae.runtime.invariant;
 
 import dev.horae.spi.Registration;
 import dev.horae.spi.invariant.InvariantChecks;
@@ -23,7 +23,7 @@ import java.util.function.Function;
  * <p>When disabled, {@link #register} neither calls the installer nor checks anything, and returns
  * a harmless handle. Thread-safe as far as the sessions service is.
  */
-public final class TestInvariantService implements InvariantService {
+public final class LogInvariantService implements InvariantService {
 
   private final Sessions sessions;
   private final boolean enabled;
@@ -31,11 +31,11 @@ public final class TestInvariantService implements InvariantService {
   /**
    * Creates the service.
    *
-   * @param sessions the sessions whose logs the companions guard (usually the testkit's
-   *     {@code InMemorySessions})
+   * @param sessions the sessions whose logs the companions guard (usually a
+   *     {@link dev.horae.store.LogSessions})
    * @param enabled false for the disabled mode
    */
-  public TestInvariantService(Sessions sessions, boolean enabled) {
+  public LogInvariantService(Sessions sessions, boolean enabled) {
     this.sessions = sessions;
     this.enabled = enabled;
   }

@@ -1,5 +1,6 @@
 package dev.horae.testkit.invariant;
 
+import dev.horae.runtime.invariant.LogInvariantService;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -23,14 +24,14 @@ import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
-class TestInvariantServiceTest {
+class LogInvariantServiceTest {
 
   private static final String OWNER = "@deepseek-ai/dsh-tool-schedule";
 
   private final InMemorySessionStore store = new InMemorySessionStore();
   private final InMemorySessions sessions =
       new InMemorySessions(new ManualTime(Instant.parse("2026-01-01T00:00:00Z")), new CapturingWarnings(), store);
-  private final TestInvariantService service = new TestInvariantService(sessions, true);
+  private final LogInvariantService service = new LogInvariantService(sessions, true);
 
   /** The companion under test: no event of type "forbidden" may ever be in a log. */
   private static InvariantChecks noForbidden(InvariantFail fail) {
@@ -75,7 +76,7 @@ class TestInvariantServiceTest {
     Session bad = sessions.create(CreateOptions.DEFAULT);
     bad.append("forbidden", Json.parse("{}"));
 
-    assertThatThrownBy(() -> service.register(OWNER, TestInvariantServiceTest::noForbidden))
+    assertThatThrownBy(() -> service.register(OWNER, LogInvariantServiceTest::noForbidden))
         .isInstanceOf(InvariantViolation.class)
         .hasMessage("invariant violated by \"" + OWNER + "\": event 0 is forbidden");
 
@@ -88,7 +89,7 @@ class TestInvariantServiceTest {
   void aViolatingCandidateIsVetoedAndTheLogIsUnchanged() {
     Session s = sessions.create(CreateOptions.DEFAULT);
     s.append("fine", Json.parse("{}"));
-    service.register(OWNER, TestInvariantServiceTest::noForbidden);
+    service.register(OWNER, LogInvariantServiceTest::noForbidden);
 
     assertThatThrownBy(() -> s.append("forbidden", Json.parse("{}")))
         .isInstanceOf(InvariantViolation.class)
@@ -128,7 +129,7 @@ class TestInvariantServiceTest {
     parent.append("fine", Json.parse("{}"));
     // the parent predates the companion, so validate only what comes after: fork a fresh runtime
     InMemorySessions other = new InMemorySessions(new ManualTime(Instant.EPOCH), new CapturingWarnings(), store);
-    new TestInvariantService(other, true).register(OWNER, TestInvariantServiceTest::noForbidden);
+    new LogInvariantService(other, true).register(OWNER, LogInvariantServiceTest::noForbidden);
 
     assertThatThrownBy(() -> other.fork(parent, 1, true)).isInstanceOf(InvariantViolation.class);
     assertThat(other.list()).isEmpty();
@@ -137,7 +138,7 @@ class TestInvariantServiceTest {
   @Test
   void closingTheHandleRemovesEveryCheck() {
     Session s = sessions.create(CreateOptions.DEFAULT);
-    Registration reg = service.register(OWNER, TestInvariantServiceTest::noForbidden);
+    Registration reg = service.register(OWNER, LogInvariantServiceTest::noForbidden);
     reg.close();
     reg.close();
 
@@ -149,7 +150,7 @@ class TestInvariantServiceTest {
   void aDisabledServiceNeverCallsTheInstallerAndReturnsAHarmlessHandle() {
     Session bad = sessions.create(CreateOptions.DEFAULT);
     bad.append("forbidden", Json.parse("{}"));
-    TestInvariantService disabled = new TestInvariantService(sessions, false);
+    LogInvariantService disabled = new LogInvariantService(sessions, false);
     AtomicInteger installs = new AtomicInteger();
 
     Registration reg = disabled.register(OWNER, fail -> {

@@ -1,4 +1,4 @@
-package dev.horae.testkit.tool;
+package dev.horae.runtime.tool;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.horae.spi.session.Json;

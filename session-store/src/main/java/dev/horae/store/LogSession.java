@@ -1,4 +1,4 @@
-package dev.horae.testkit.session;
+package dev.horae.store;
 
 import dev.horae.spi.session.AppendOptions;
 import dev.horae.spi.session.AppendValidator;
@@ -14,19 +14,19 @@ import java.util.List;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * One live in-memory session: its header and raw log, appended under a per-session lock so that
+ * One live session: its header and raw log, appended under a per-session lock so that
  * appends are linearizable (host contract §3.4).
  */
-final class LiveSession implements Session {
+final class LogSession implements Session {
 
-  private final InMemorySessions owner;
+  private final LogSessions owner;
   private final SessionHeader header;
   private final ReentrantLock lock = new ReentrantLock();
   /** Guarded by {@link #lock}. */
   private final AppendOnlyLog log;
   private volatile boolean live = true;
 
-  LiveSession(InMemorySessions owner, SessionHeader header, List<SessionEvent> initial) {
+  LogSession(LogSessions owner, SessionHeader header, List<SessionEvent> initial) {
     this.owner = owner;
     this.header = header;
     this.log = new AppendOnlyLog(initial);
@@ -101,7 +101,6 @@ final class LiveSession implements Session {
             (long) log.size() + pending.size(), c.type(), time, Json.snapshot(c.data()),
             c.options().surfaceOp(), c.options().sourceEventSeqs());
         List<SessionEvent> before = pending.isEmpty() ? log.snapshot() : new LogView(log.snapshot(), pending);
-        owner.throwInjectedVeto(event.type());
         for (AppendValidator v : validators) {
           v.validate(header, before, event);
         }
@@ -146,7 +145,7 @@ final class LiveSession implements Session {
 
   @Override
   public String toString() {
-    return "LiveSession[" + id() + "]";
+    return "LogSession[" + id() + "]";
   }
 
   /**
