@@ -1,6 +1,5 @@
 package dev.horae.examples;
 
-import dev.horae.examples.host.LiveHost;
 import dev.horae.gate.RunState;
 import dev.horae.gate.runtime.AgentRuntime;
 import dev.horae.gate.runtime.AgentSnapshot;
@@ -29,7 +28,8 @@ import dev.horae.spi.session.CreateOptions;
 import dev.horae.spi.session.Json;
 import dev.horae.spi.session.Session;
 import dev.horae.spi.session.SessionEvent;
-import dev.horae.testkit.agent.TestAgent;
+import dev.horae.runtime.HoraeRuntime;
+import dev.horae.runtime.agent.RuntimeAgent;
 import dev.horae.timecontext.plugin.TimeContextPlugin;
 import java.io.PrintStream;
 import java.nio.file.Path;
@@ -43,7 +43,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
 
 /**
- * The Horae demo: one agent on a live host over {@code ./horae-data} shows a reminder created and
+ * The Horae demo: one agent on the production runtime over {@code ./horae-data} shows a reminder created and
  * delivered as a follow-up turn, the time-context readings, a background {@code bash} job whose
  * completion wakes the idle agent, and a tool call that a gate schedules and the dispatcher
  * performs. A second run resumes from the file store and shows that nothing was delivered twice.
@@ -88,23 +88,23 @@ public final class Demo {
   }
 
   private boolean go(Path dataDir) throws InterruptedException {
-    try (LiveHost host = LiveHost.open(dataDir)) {
+    try (HoraeRuntime host = HoraeRuntime.builder().dataDir(dataDir).model(new DemoModel(reminderDelay)).build()) {
       boolean restored = host.store().ids().contains(SESSION);
       host.sessions().onEvent(new EventPrinter(out));
       host.sessions().onEvent((s, e) -> signal());
       host.agents().onStatus((a, s) -> signal());
 
-      TimeContextPlugin.withConfig(Json.parse("{\"timeZone\":\"" + ZONE + "\"}")).install(host);
-      new SchedulePlugin().install(host);
+      host.install(TimeContextPlugin.withConfig(Json.parse("{\"timeZone\":\"" + ZONE + "\"}")));
+      host.install(new SchedulePlugin());
       LocalJobService jobs = LocalJobService.create(JobServiceConfig.defaults(), host);
       host.provide(JobService.class, jobs);
-      JobsController.plugin(JobsControllerConfig.defaults()).install(host);
+      host.install(JobsController.plugin(JobsControllerConfig.defaults()));
       host.tools().register(BackgroundShellTool.definition(host, ShellJobConfig.defaults()));
 
       out.println(restored
           ? "Horae demo — restoring the session from " + dataDir.toAbsolutePath()
           : "Horae demo — a fresh session in " + dataDir.toAbsolutePath());
-      TestAgent agent = host.openAgent(SESSION, ZONE, new DemoModel(host.sessions(), reminderDelay));
+      RuntimeAgent agent = host.openAgent(SESSION, ZONE);
       if (restored) {
         showRestored(host, agent);
       } else {
@@ -122,7 +122,7 @@ public final class Demo {
     }
   }
 
-  private void showFirstRun(LiveHost host, TestAgent agent) throws InterruptedException {
+  private void showFirstRun(HoraeRuntime host, RuntimeAgent agent) throws InterruptedException {
     out.println();
     out.println("1. Schedule — a reminder with after_seconds, delivered as a follow-up turn");
     host.prompt(agent, "Remind me in " + reminderDelay.toSeconds() + " seconds to stretch my legs.", ZONE);
@@ -139,7 +139,7 @@ public final class Demo {
     await("the build to finish and its notice to arrive", () -> notices(agent) >= 1 && idle(agent));
   }
 
-  private void showRestored(LiveHost host, TestAgent agent) throws InterruptedException {
+  private void showRestored(HoraeRuntime host, RuntimeAgent agent) throws InterruptedException {
     List<SessionEvent> events = agent.session().events();
     out.println("  restored " + events.size() + " events: " + count(agent, "turn/start") + " turns, "
         + readings(agent).size() + " time readings, " + count(agent, "schedule/change") + " schedule changes, "
@@ -153,7 +153,7 @@ public final class Demo {
         + ") — nothing was delivered twice");
   }
 
-  private void gate(LiveHost host, boolean restored) {
+  private void gate(HoraeRuntime host, boolean restored) {
     out.println();
     out.println((restored ? "2" : "4") + ". Gate — a tool call the gate schedules; the dispatcher performs it later");
     Session deploy = host.store().ids().contains(DEPLOY_SESSION)
@@ -222,13 +222,13 @@ public final class Demo {
     }
   }
 
-  private static boolean idle(TestAgent agent) {
+  private static boolean idle(RuntimeAgent agent) {
     List<SessionEvent> events = agent.session().events();
     return agent.status() == AgentStatus.IDLE && agent.pendingNextTurn().isEmpty()
         && !events.isEmpty() && events.get(events.size() - 1).type().equals("turn/end");
   }
 
-  private static int count(TestAgent agent, String type) {
+  private static int count(RuntimeAgent agent, String type) {
     return (int) agent.session().events().stream().filter(e -> e.type().equals(type)).count();
   }
 
@@ -236,19 +236,19 @@ public final class Demo {
     return (int) events.stream().filter(e -> e.type().equals("turn/end")).count();
   }
 
-  private static int dispatches(TestAgent agent) {
+  private static int dispatches(RuntimeAgent agent) {
     return (int) agent.session().events().stream()
         .filter(e -> e.type().equals("schedule/change") && e.data().path("operation").asText().equals("dispatch"))
         .count();
   }
 
-  private static int notices(TestAgent agent) {
+  private static int notices(RuntimeAgent agent) {
     return (int) agent.session().events().stream()
         .filter(e -> e.type().equals("user/message") && e.data().path("source").path("form").asText().equals("notice"))
         .count();
   }
 
-  private static List<String> readings(TestAgent agent) {
+  private static List<String> readings(RuntimeAgent agent) {
     return agent.session().events().stream()
         .filter(e -> e.type().equals("user/message") && e.data().path("source").path("plugin").asText().equals("time-context"))
         .map(e -> e.data().path("content").path(0).path("text").asText())

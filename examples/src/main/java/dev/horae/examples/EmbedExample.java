@@ -1,41 +1,42 @@
 package dev.horae.examples;
 
-import dev.horae.examples.host.LiveHost;
 import dev.horae.jobs.JobServiceConfig;
 import dev.horae.jobs.JobsController;
 import dev.horae.jobs.JobsControllerConfig;
 import dev.horae.jobs.LocalJobService;
+import dev.horae.runtime.HoraeRuntime;
+import dev.horae.runtime.agent.RuntimeAgent;
 import dev.horae.schedule.tools.SchedulePlugin;
 import dev.horae.spi.jobs.JobService;
-import dev.horae.testkit.agent.Model;
-import dev.horae.testkit.agent.TestAgent;
+import dev.horae.spi.model.ModelPort;
 import dev.horae.timecontext.plugin.TimeContextPlugin;
 import java.nio.file.Path;
 
 /**
- * The README's embedding example, compiled by the build: install the plugins on a host once,
- * before agents are created, then talk to an agent.
+ * The README's embedding example, compiled by the build: build the production runtime, install
+ * the plugins once, before agents are opened, then talk to an agent.
  */
 public final class EmbedExample {
 
   private EmbedExample() {}
 
   /**
-   * Embeds Horae in the live host and submits one prompt.
+   * Embeds Horae in the production runtime and submits one prompt.
    *
    * @param model the model that answers the agent's steps
    */
-  public static void embed(Model model) {
+  public static void embed(ModelPort model) {
     // snippet:embed
-    try (LiveHost host = LiveHost.open(Path.of("horae-data"))) {
-      TimeContextPlugin.withDefaults().install(host);         // a zoned time reading before each step
-      new SchedulePlugin().install(host);                     // schedule_create / _list / _delete
-      LocalJobService jobs = LocalJobService.create(JobServiceConfig.defaults(), host);
-      host.provide(JobService.class, jobs);                   // the job registry seam
-      JobsController.plugin(JobsControllerConfig.defaults()).install(host);
+    try (HoraeRuntime horae = HoraeRuntime.builder().dataDir(Path.of("horae-data")).model(model).build()) {
+      horae.install(TimeContextPlugin.withDefaults());          // a zoned time reading before each step
+      horae.install(new SchedulePlugin());                      // schedule_create / _list / _delete
+      LocalJobService jobs = LocalJobService.create(JobServiceConfig.defaults(), horae);
+      horae.provide(JobService.class, jobs);                    // the job registry seam
+      horae.closeOnShutdown(() -> jobs.closeAsync().toCompletableFuture().join());
+      horae.install(JobsController.plugin(JobsControllerConfig.defaults()));
 
-      TestAgent agent = host.openAgent("my-session", "Europe/Amsterdam", model);
-      host.prompt(agent, "Remind me in 10 minutes to check the deploy.", "Europe/Amsterdam");
+      RuntimeAgent agent = horae.openAgent("my-session", "Europe/Amsterdam");
+      horae.prompt(agent, "Remind me in 10 minutes to check the deploy.", "Europe/Amsterdam");
     }
     // end-snippet
   }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.horae.spi.model.ChatMessage;
 import dev.horae.jobs.fakes.ManualExecutor;
 import dev.horae.jobs.fakes.TestJob;
 import dev.horae.spi.AbortSignal;
@@ -361,8 +362,8 @@ class JobsControllerTest {
     settle(job, JobOutcome.completed(Optional.of("exit code: 0")));
     host.settle();
     assertThat(model.requests()).hasSize(1);
-    assertThat(model.requests().get(0).messages())
-        .extracting(UserMessage::text)
+    assertThat(model.requests().get(0).latestUserMessages())
+        .extracting(ChatMessage.User::text)
         .containsExactly(
             "background job bash-1 (bash: pnpm test) finished [status: completed, exit code: 0]."
                 + " Read its output with job_output.");

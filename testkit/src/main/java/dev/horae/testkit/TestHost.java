@@ -14,13 +14,11 @@ import dev.horae.spi.session.SessionStore;
 import dev.horae.spi.time.IdSource;
 import dev.horae.spi.time.Timers;
 import dev.horae.testkit.agent.DriverQueue;
+import dev.horae.runtime.HostServices;
+import dev.horae.runtime.agent.RuntimeAgents;
 import dev.horae.testkit.agent.TestAgent;
-import dev.horae.testkit.agent.TestAgents;
-import dev.horae.testkit.agent.TurnLoop;
 import dev.horae.runtime.invariant.LogInvariantService;
 import dev.horae.testkit.log.CapturingWarnings;
-import dev.horae.runtime.plugin.ServiceMap;
-import dev.horae.runtime.plugin.RuntimeScope;
 import dev.horae.testkit.session.InMemorySessionStore;
 import dev.horae.testkit.session.InMemorySessions;
 import dev.horae.testkit.time.ManualTime;
@@ -49,14 +47,10 @@ public final class TestHost implements Host {
   private final CapturingWarnings warnings;
   private final InMemorySessionStore store;
   private final InMemorySessions sessions;
-  private final RuntimeToolRegistry tools;
-  private final ToolGates gates;
   private final DriverQueue drivers;
-  private final TestAgents agents;
-  private final LogInvariantService invariants;
+  private final HostServices core;
   private final boolean persistence;
   private final boolean invariantsEnabled;
-  private final ServiceMap services = new ServiceMap();
 
   private TestHost(Builder b, ManualTime time, SequentialIds ids, SettableZone zone, InMemorySessionStore store, boolean resume) {
     this.time = time;
@@ -67,16 +61,12 @@ public final class TestHost implements Host {
     this.invariantsEnabled = b.invariants;
     this.warnings = new CapturingWarnings();
     this.sessions = new InMemorySessions(time, warnings, store);
-    this.tools = new RuntimeToolRegistry();
-    this.gates = ToolGates.create();
     this.drivers = new DriverQueue();
-    this.agents = new TestAgents(drivers, new TurnLoop(tools, gates, warnings), warnings);
-    this.invariants = new LogInvariantService(sessions, b.invariants);
+    this.core = HostServices.assemble(sessions, drivers, warnings, TestAgent::new, b.invariants);
     if (persistence) {
-      sessions.onFlush(store);
-      services.provide(SessionStore.class, store);
+      var unused = sessions.onFlush(store);
+      core.provide(SessionStore.class, store);
     }
-    services.provide(ToolGates.class, gates);
     if (resume) {
       sessions.resumeAll();
     }
@@ -114,18 +104,18 @@ public final class TestHost implements Host {
   }
 
   @Override
-  public TestAgents agents() {
-    return agents;
+  public RuntimeAgents agents() {
+    return core.agents();
   }
 
   @Override
   public RuntimeToolRegistry tools() {
-    return tools;
+    return core.tools();
   }
 
   @Override
   public LogInvariantService invariants() {
-    return invariants;
+    return core.invariants();
   }
 
   @Override
@@ -155,12 +145,12 @@ public final class TestHost implements Host {
 
   @Override
   public <T> Optional<T> service(Class<T> type) {
-    return services.find(type);
+    return core.service(type);
   }
 
   @Override
   public ScopeHandle newPluginScope() {
-    return new RuntimeScope(tools::register);
+    return core.newPluginScope();
   }
 
   // ---- test controls ----------------------------------------------------------------------------
@@ -173,7 +163,7 @@ public final class TestHost implements Host {
    * @param <T> the service type
    */
   public <T> void provide(Class<T> type, T service) {
-    services.provide(type, service);
+    core.provide(type, service);
   }
 
   /**
@@ -218,7 +208,7 @@ public final class TestHost implements Host {
    * @return the gates
    */
   public ToolGates gates() {
-    return gates;
+    return core.gates();
   }
 
   /**
@@ -267,7 +257,7 @@ public final class TestHost implements Host {
    * @return the agent
    */
   public TestAgent agentFor(Session session) {
-    return agents.create(session, Optional.empty(), agentScope(session.id()));
+    return (TestAgent) core.agents().create(session, Optional.empty(), core.agentScope(session.id()));
   }
 
   /**
@@ -278,11 +268,7 @@ public final class TestHost implements Host {
    */
   public TestAgent createChildAgent(TestAgent parent) {
     Session session = sessions.create(CreateOptions.DEFAULT);
-    return agents.create(session, Optional.of(parent.id()), agentScope(session.id()));
-  }
-
-  private RuntimeScope agentScope(String agentId) {
-    return new RuntimeScope(tool -> tools.registerFor(agentId, tool));
+    return (TestAgent) core.agents().create(session, Optional.of(parent.id()), core.agentScope(session.id()));
   }
 
   /**
@@ -292,7 +278,7 @@ public final class TestHost implements Host {
    * @return a stage completing when disposal finished
    */
   public CompletionStage<Void> dispose(TestAgent agent) {
-    return agents.dispose(agent);
+    return core.agents().dispose(agent);
   }
 
   /**
@@ -351,7 +337,7 @@ public final class TestHost implements Host {
    * @return the agents
    */
   public List<TestAgent> allAgents() {
-    return agents.all();
+    return core.agents().all().stream().map(TestAgent.class::cast).toList();
   }
 
   /** Configures a {@link TestHost}. */

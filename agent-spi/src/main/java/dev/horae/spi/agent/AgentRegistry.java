@@ -55,4 +55,16 @@ public interface AgentRegistry {
    * @param work the work
    */
   void runWithoutInitiator(Runnable work);
+
+  /**
+   * Registers a turn-stopping hook (host contract §6.1 step 2.10). Listeners run in registration
+   * order; a failing listener is reported and the others still run.
+   *
+   * @param listener the listener
+   * @return a handle that removes it
+   * @throws UnsupportedOperationException from a registry whose host runs no turn engine
+   */
+  default Registration onTurnStopping(TurnStopListener listener) {
+    throw new UnsupportedOperationException("this host runs no turn engine, so no turn-stopping hook");
+  }
 }

@@ -7,7 +7,8 @@ import dev.horae.spi.plugin.Host;
 import dev.horae.spi.session.CreateOptions;
 import dev.horae.spi.session.Session;
 import dev.horae.testkit.TestHost;
-import dev.horae.testkit.agent.ModelReply;
+import dev.horae.spi.gate.ToolCall;
+import dev.horae.spi.model.ModelResponse;
 import dev.horae.testkit.agent.ScriptedModel;
 import dev.horae.testkit.agent.TestAgent;
 import dev.horae.testkit.session.HeldFlush;
@@ -114,19 +115,20 @@ public final class TestkitScenarioHosts implements ScenarioHosts {
     public void script(Agent agent, List<JsonNode> replies) {
       ScriptedModel model = new ScriptedModel();
       for (JsonNode r : replies) {
-        model.then(reply(r));
+        if (r.path("fail").isTextual()) {
+          model.thenFail(r.get("fail").textValue());
+        } else {
+          model.then(reply(r));
+        }
       }
       test(agent).useModel(model);
     }
 
-    private ModelReply reply(JsonNode r) {
+    private ModelResponse reply(JsonNode r) {
       if (r.path("text").isTextual()) {
-        return new ModelReply.Text(r.get("text").textValue());
+        return ModelResponse.text(r.get("text").textValue());
       }
-      if (r.path("fail").isTextual()) {
-        return new ModelReply.Failure(r.get("fail").textValue());
-      }
-      List<ModelReply.Call> calls = new ArrayList<>();
+      List<ToolCall> calls = new ArrayList<>();
       if (r.path("call").isObject()) {
         calls.add(call(r.get("call")));
       } else if (r.path("calls").isArray()) {
@@ -134,15 +136,15 @@ public final class TestkitScenarioHosts implements ScenarioHosts {
       } else {
         throw new IllegalArgumentException("a model reply is {text}, {call}, {calls} or {fail}: " + r);
       }
-      return new ModelReply.ToolCalls(calls);
+      return ModelResponse.calls(calls.toArray(new ToolCall[0]));
     }
 
-    private ModelReply.Call call(JsonNode c) {
+    private ToolCall call(JsonNode c) {
       if (!c.path("tool").isTextual() || !c.path("args").isObject()) {
         throw new IllegalArgumentException("a scripted call is {tool, args, callId?}: " + c);
       }
       String id = c.path("callId").isTextual() ? c.get("callId").textValue() : nextCallId();
-      return new ModelReply.Call(id, c.get("tool").textValue(), c.get("args"));
+      return new ToolCall(id, c.get("tool").textValue(), c.get("args"));
     }
 
     private String nextCallId() {

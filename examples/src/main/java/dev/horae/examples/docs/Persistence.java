@@ -5,9 +5,8 @@ import dev.horae.spi.session.StoredSession;
 import dev.horae.store.CommitLogCorruptException;
 import dev.horae.store.CommitLogLockedException;
 import dev.horae.store.FileSessionStore;
+import dev.horae.store.LogSessions;
 import dev.horae.store.SyncMode;
-import dev.horae.testkit.log.CapturingWarnings;
-import dev.horae.testkit.session.InMemorySessions;
 import dev.horae.spi.time.SystemTime;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -52,10 +51,9 @@ public final class Persistence {
    * @param store any session store: the file store, the JDBC store or your own
    * @return the sessions service, with every stored session live again
    */
-  public static InMemorySessions resumeAll(SessionStore store) {
+  public static LogSessions resumeAll(SessionStore store) {
     // snippet:plug-store
-    InMemorySessions sessions = new InMemorySessions(SystemTime.wallClock(), new CapturingWarnings(), store);
-    sessions.onFlush(store);          // every flush now persists through the store
+    LogSessions sessions = LogSessions.over(store, SystemTime.wallClock(), (message, cause) -> { });
     for (String id : store.ids()) {
       sessions.resume(id);            // header and events as last made durable
     }

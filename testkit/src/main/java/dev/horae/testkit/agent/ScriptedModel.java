@@ -1,18 +1,28 @@
 package dev.horae.testkit.agent;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.horae.spi.gate.ToolCall;
+import dev.horae.spi.model.ModelPort;
+import dev.horae.spi.model.ModelRequest;
+import dev.horae.spi.model.ModelResponse;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 
 /**
- * A deterministic model: replies come from a script, in order; when the script is empty it
- * answers {@code ok}. Records every request. Thread-safe.
+ * A deterministic model port: responses come from a script, in order; when the script is empty it
+ * answers {@code ok}. Records every request, so a test can check what the model was shown.
+ * Thread-safe.
  */
-public final class ScriptedModel implements Model {
+public final class ScriptedModel implements ModelPort {
 
-  private final Deque<ModelReply> script = new ArrayDeque<>();
+  /** One scripted answer: a response or a failure. */
+  private record Entry(ModelResponse response, String failure) {}
+
+  private final Deque<Entry> script = new ArrayDeque<>();
   private final List<ModelRequest> requests = new ArrayList<>();
   private int callCounter;
 
@@ -20,18 +30,17 @@ public final class ScriptedModel implements Model {
   public ScriptedModel() {}
 
   /**
-   * Queues a text reply.
+   * Queues a text answer.
    *
    * @param text the text
    * @return this model
    */
   public synchronized ScriptedModel thenText(String text) {
-    script.addLast(new ModelReply.Text(text));
-    return this;
+    return then(ModelResponse.text(text));
   }
 
   /**
-   * Queues a reply with one tool call (call id {@code call-N}).
+   * Queues an answer with one tool call (call id {@code call-N}).
    *
    * @param tool the tool name
    * @param args the arguments
@@ -39,18 +48,17 @@ public final class ScriptedModel implements Model {
    */
   public synchronized ScriptedModel thenCall(String tool, JsonNode args) {
     callCounter++;
-    script.addLast(new ModelReply.ToolCalls(List.of(new ModelReply.Call("call-" + callCounter, tool, args))));
-    return this;
+    return then(ModelResponse.calls(new ToolCall("call-" + callCounter, tool, args)));
   }
 
   /**
-   * Queues any reply.
+   * Queues any response.
    *
-   * @param reply the reply
+   * @param response the response
    * @return this model
    */
-  public synchronized ScriptedModel then(ModelReply reply) {
-    script.addLast(reply);
+  public synchronized ScriptedModel then(ModelResponse response) {
+    script.addLast(new Entry(response, ""));
     return this;
   }
 
@@ -61,15 +69,21 @@ public final class ScriptedModel implements Model {
    * @return this model
    */
   public synchronized ScriptedModel thenFail(String message) {
-    script.addLast(new ModelReply.Failure(message));
+    script.addLast(new Entry(ModelResponse.text(""), message));
     return this;
   }
 
   @Override
-  public synchronized ModelReply reply(ModelRequest request) {
+  public synchronized CompletionStage<ModelResponse> complete(ModelRequest request) {
     requests.add(request);
-    ModelReply next = script.pollFirst();
-    return next != null ? next : new ModelReply.Text("ok");
+    Entry next = script.pollFirst();
+    if (next == null) {
+      return CompletableFuture.completedFuture(ModelResponse.text("ok"));
+    }
+    if (!next.failure().isEmpty()) {
+      return CompletableFuture.failedFuture(new IllegalStateException(next.failure()));
+    }
+    return CompletableFuture.completedFuture(next.response());
   }
 
   /**
@@ -82,7 +96,7 @@ public final class ScriptedModel implements Model {
   }
 
   /**
-   * How many scripted replies are left.
+   * How many scripted answers are left.
    *
    * @return the count
    */

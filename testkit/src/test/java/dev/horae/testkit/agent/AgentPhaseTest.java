@@ -3,6 +3,7 @@ package dev.horae.testkit.agent;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.horae.spi.model.ChatMessage;
 import dev.horae.spi.agent.AgentStatus;
 import dev.horae.spi.message.MessageSource;
 import dev.horae.spi.message.UserMessage;
@@ -168,7 +169,7 @@ class AgentPhaseTest {
     host.settle();
 
     assertThat(model.requests()).hasSize(2);
-    assertThat(model.requests().get(1).messages()).extracting(UserMessage::text).containsExactly("n1", "n2");
+    assertThat(model.requests().get(1).latestUserMessages()).extracting(ChatMessage.User::text).containsExactly("n1", "n2");
     assertThat(types(agent).stream().filter(t -> t.equals("turn/start")).count()).isEqualTo(1);
   }
 

@@ -2,6 +2,7 @@ package dev.horae.testkit.agent;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.horae.spi.model.ChatMessage;
 import dev.horae.spi.agent.StepDecision;
 import dev.horae.spi.gate.GateOutcome;
 import dev.horae.spi.message.MessageSource;
@@ -79,7 +80,7 @@ class TurnLoopTest {
     TestAgent agent = host.createAgent().useModel(model);
     host.prompt(agent, "go");
     host.settle();
-    assertThat(model.requests().get(0).messages()).extracting(UserMessage::text).containsExactly("go", "reading");
+    assertThat(model.requests().get(0).latestUserMessages()).extracting(ChatMessage.User::text).containsExactly("go", "reading");
   }
 
   @Test

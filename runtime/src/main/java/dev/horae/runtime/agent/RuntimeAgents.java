@@ -1,4 +1,4 @@
-package dev.horae.testkit.agent;
+package dev.horae.runtime.agent;
 
 import dev.horae.spi.AbortSignal;
 import dev.horae.spi.Registration;
@@ -9,6 +9,7 @@ import dev.horae.spi.agent.PreStep;
 import dev.horae.spi.agent.PreStepListener;
 import dev.horae.spi.agent.StatusListener;
 import dev.horae.spi.agent.StepDecision;
+import dev.horae.spi.agent.TurnStopListener;
 import dev.horae.spi.message.UserMessage;
 import dev.horae.spi.plugin.WarningSink;
 import dev.horae.spi.session.Session;
@@ -22,37 +23,68 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 
 /**
- * The agent registry of the testkit host (host contract §5.1): roots and children, identity-based
- * {@code get}, created events without replay, status events, the pre-step waterfall and agent
- * disposal with awaited scope effects. Thread-safe.
+ * The agent registry (host contract §5.1): roots and children, identity-based {@code get}, created
+ * events without replay, status events, the pre-step waterfall, the turn-stopping hook and agent
+ * disposal with awaited scope effects. Turn drivers run on the executor it is given, through the
+ * {@link TurnEngine}. Thread-safe.
  */
-public final class TestAgents implements AgentRegistry {
+public final class RuntimeAgents implements AgentRegistry {
 
-  private final Map<String, TestAgent> live = new LinkedHashMap<>();
+  /** Makes the agent objects of a registry: the runtime's own, or a test host's subclass. */
+  @FunctionalInterface
+  public interface AgentFactory {
+    /**
+     * Makes an agent.
+     *
+     * @param id the agent id
+     * @param parentId the owner, for a child
+     * @param session the live session
+     * @param scope the agent scope
+     * @param registry the registry that will drive it
+     * @return the agent
+     */
+    RuntimeAgent create(String id, Optional<String> parentId, Session session, RuntimeScope scope, RuntimeAgents registry);
+  }
+
+  private final Map<String, RuntimeAgent> live = new LinkedHashMap<>();
   private final List<Consumer<Agent>> createdListeners = new CopyOnWriteArrayList<>();
   private final List<StatusListener> statusListeners = new CopyOnWriteArrayList<>();
   private final List<PreStepListener> prepended = new ArrayList<>();
   private final List<PreStepListener> appended = new ArrayList<>();
-  private final TurnLoop loop;
+  private final List<TurnStopListener> stopListeners = new CopyOnWriteArrayList<>();
+  private final TurnEngine engine;
   private final Executor drivers;
   private final WarningSink warnings;
-  private int withoutInitiatorRuns;
+  private final AgentFactory factory;
+  private final AtomicInteger withoutInitiatorRuns = new AtomicInteger();
 
   /**
    * Creates the registry.
    *
-   * @param drivers where turn drivers run: a {@link DriverQueue} for deterministic tests, or any
-   *     executor (for example a single thread) for a live host; never the waking thread
-   * @param loop the turn loop
+   * @param drivers where turn drivers run: a pool or a single thread for a live host, a manual
+   *     queue for deterministic tests; never the waking thread
+   * @param engine the turn engine
    * @param warnings where contained listener failures go
+   * @param factory makes the agent objects ({@code RuntimeAgent}'s own constructor for production)
    */
-  public TestAgents(Executor drivers, TurnLoop loop, WarningSink warnings) {
+  public RuntimeAgents(Executor drivers, TurnEngine engine, WarningSink warnings, AgentFactory factory) {
     this.drivers = drivers;
-    this.loop = loop;
+    this.engine = engine;
     this.warnings = warnings;
+    this.factory = factory;
+  }
+
+  /**
+   * The factory of the runtime's own agents.
+   *
+   * @return the factory
+   */
+  public static AgentFactory defaultFactory() {
+    return RuntimeAgent::new;
   }
 
   /**
@@ -64,8 +96,8 @@ public final class TestAgents implements AgentRegistry {
    * @param scope the agent scope
    * @return the agent
    */
-  public TestAgent create(Session session, Optional<String> parentId, RuntimeScope scope) {
-    TestAgent agent = new TestAgent(session.id(), parentId, session, scope, this);
+  public RuntimeAgent create(Session session, Optional<String> parentId, RuntimeScope scope) {
+    RuntimeAgent agent = factory.create(session.id(), parentId, session, scope, this);
     synchronized (this) {
       live.put(agent.id(), agent);
     }
@@ -86,7 +118,7 @@ public final class TestAgents implements AgentRegistry {
    * @param agent the agent
    * @return a stage completing when disposal finished
    */
-  public CompletionStage<Void> dispose(TestAgent agent) {
+  public CompletionStage<Void> dispose(RuntimeAgent agent) {
     synchronized (this) {
       live.remove(agent.id(), agent);
     }
@@ -96,7 +128,7 @@ public final class TestAgents implements AgentRegistry {
   @Override
   public synchronized List<Agent> roots() {
     List<Agent> roots = new ArrayList<>();
-    for (TestAgent a : live.values()) {
+    for (RuntimeAgent a : live.values()) {
       if (a.parentId().isEmpty()) {
         roots.add(a);
       }
@@ -109,7 +141,7 @@ public final class TestAgents implements AgentRegistry {
    *
    * @return the agents
    */
-  public synchronized List<TestAgent> all() {
+  public synchronized List<RuntimeAgent> all() {
     return List.copyOf(live.values());
   }
 
@@ -143,9 +175,7 @@ public final class TestAgents implements AgentRegistry {
 
   @Override
   public void runWithoutInitiator(Runnable work) {
-    synchronized (this) {
-      withoutInitiatorRuns++;
-    }
+    withoutInitiatorRuns.incrementAndGet();
     work.run();
   }
 
@@ -154,11 +184,28 @@ public final class TestAgents implements AgentRegistry {
    *
    * @return the count
    */
-  public synchronized int withoutInitiatorRuns() {
-    return withoutInitiatorRuns;
+  public int withoutInitiatorRuns() {
+    return withoutInitiatorRuns.get();
   }
 
-  void fireStatus(TestAgent agent, AgentStatus status) {
+  @Override
+  public Registration onTurnStopping(TurnStopListener listener) {
+    stopListeners.add(listener);
+    return () -> stopListeners.remove(listener);
+  }
+
+  /** Runs the turn-stopping hooks; a failing one is reported and the rest still run. */
+  void turnStopping(RuntimeAgent agent, long turn) {
+    for (TurnStopListener l : stopListeners) {
+      try {
+        l.onTurnStopping(agent, turn);
+      } catch (RuntimeException e) {
+        warnings.warn("turn-stopping hook failed for " + agent.id(), Optional.of(e));
+      }
+    }
+  }
+
+  void fireStatus(RuntimeAgent agent, AgentStatus status) {
     for (StatusListener l : statusListeners) {
       try {
         l.onStatus(agent, status);
@@ -168,13 +215,13 @@ public final class TestAgents implements AgentRegistry {
     }
   }
 
-  void startDriver(TestAgent agent) {
+  void startDriver(RuntimeAgent agent) {
     fireStatus(agent, AgentStatus.RUNNING);
     drivers.execute(() -> drive(agent));
   }
 
-  private void drive(TestAgent agent) {
-    var unused = loop.runTurn(agent, this).whenComplete((v, e) -> {
+  private void drive(RuntimeAgent agent) {
+    var unused = engine.runTurn(agent, this).whenComplete((v, e) -> {
       if (e != null) {
         warnings.warn("turn driver of " + agent.id() + " failed", Optional.of(e));
       }
@@ -188,7 +235,7 @@ public final class TestAgents implements AgentRegistry {
    * Runs the pre-step waterfall: prepended listeners first, then the others, each in registration
    * order; the innermost decision is Enter with the proposal.
    */
-  CompletionStage<StepDecision> preStep(TestAgent agent, List<UserMessage> proposal, long turn, long step, AbortSignal signal) {
+  CompletionStage<StepDecision> preStep(RuntimeAgent agent, List<UserMessage> proposal, long turn, long step, AbortSignal signal) {
     List<PreStepListener> chain;
     synchronized (this) {
       chain = new ArrayList<>(prepended);
@@ -198,7 +245,7 @@ public final class TestAgents implements AgentRegistry {
   }
 
   private static CompletionStage<StepDecision> link(
-      List<PreStepListener> chain, int index, TestAgent agent, List<UserMessage> proposal, long turn, long step, AbortSignal signal) {
+      List<PreStepListener> chain, int index, RuntimeAgent agent, List<UserMessage> proposal, long turn, long step, AbortSignal signal) {
     if (index == chain.size()) {
       return CompletableFuture.completedFuture(new StepDecision.Enter(proposal));
     }

@@ -1,0 +1,513 @@
+package dev.horae.runtime;
+
+import dev.horae.runtime.agent.RuntimeAgent;
+import dev.horae.runtime.agent.RuntimeAgents;
+import dev.horae.runtime.agent.TurnEngine;
+import dev.horae.runtime.invariant.LogInvariantService;
+import dev.horae.runtime.tool.RuntimeToolRegistry;
+import dev.horae.spi.agent.AgentStatus;
+import dev.horae.spi.gate.ToolGates;
+import dev.horae.spi.message.MessageSource;
+import dev.horae.spi.message.PromptAdmission;
+import dev.horae.spi.message.UserMessage;
+import dev.horae.spi.model.ModelPort;
+import dev.horae.spi.plugin.Host;
+import dev.horae.spi.plugin.Installation;
+import dev.horae.spi.plugin.Plugin;
+import dev.horae.spi.plugin.ScopeHandle;
+import dev.horae.spi.plugin.WarningSink;
+import dev.horae.spi.session.CreateOptions;
+import dev.horae.spi.session.Session;
+import dev.horae.spi.session.SessionStore;
+import dev.horae.spi.time.IdSource;
+import dev.horae.spi.time.SystemTime;
+import dev.horae.spi.time.Timers;
+import dev.horae.store.FileSessionStore;
+import dev.horae.store.LogSessions;
+import dev.horae.store.MemorySessionStore;
+import java.nio.file.Path;
+import java.time.InstantSource;
+import java.time.ZoneId;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The production Horae host: sessions over a {@link SessionStore} (the crash-safe file store by
+ * default), agents driven by the turn engine on the runtime's own threads, the tool registry, the
+ * tool-gate chain, the invariant service, the system clock and timers. Install the plugins once,
+ * before agents are opened; then open agents and prompt them. Close it to stop the threads and
+ * release the store.
+ *
+ * <pre>{@code
+ * try (HoraeRuntime horae = HoraeRuntime.builder().dataDir(Path.of("horae-data")).model(model).build()) {
+ *   horae.install(TimeContextPlugin.withDefaults());
+ *   RuntimeAgent agent = horae.openAgent("my-session", "Europe/Amsterdam");
+ *   horae.prompt(agent, "Remind me in 10 minutes to check the deploy.");
+ * }
+ * }</pre>
+ *
+ * <p>Each agent's log is flushed to the store whenever the agent becomes idle, so a completed turn
+ * is durable before the next one starts; plugins flush at their own barriers as the spec requires.
+ */
+public final class HoraeRuntime implements Host, AutoCloseable {
+
+  private static final Logger LOG = LoggerFactory.getLogger(HoraeRuntime.class);
+
+  private final SessionStore store;
+  private final @Nullable AutoCloseable ownedStore;
+  private final InstantSource clock;
+  private final Timers timers;
+  private final @Nullable AutoCloseable ownedTimers;
+  private final Supplier<ZoneId> processZone;
+  private final IdSource ids;
+  private final WarningSink warnings;
+  private final ExecutorService drivers;
+  private final @Nullable ModelPort defaultModel;
+  private final LogSessions sessions;
+  private final HostServices core;
+  private final List<AutoCloseable> closing = new ArrayList<>();
+
+  private HoraeRuntime(Builder b) {
+    if (b.store != null) {
+      this.store = b.store;
+      this.ownedStore = null;
+    } else if (b.dataDir != null) {
+      FileSessionStore file = FileSessionStore.open(b.dataDir);
+      this.store = file;
+      this.ownedStore = file;
+    } else {
+      this.store = new MemorySessionStore();
+      this.ownedStore = null;
+    }
+    if (b.timers != null) {
+      this.timers = b.timers;
+      this.ownedTimers = null;
+      this.clock = Objects.requireNonNull(b.clock, "a runtime given its own timers needs its own clock too");
+    } else {
+      SystemTime system = new SystemTime();
+      this.timers = system;
+      this.ownedTimers = system;
+      this.clock = b.clock != null ? b.clock : SystemTime.wallClock();
+    }
+    this.processZone = b.processZone != null ? b.processZone : ZoneId::systemDefault;
+    this.ids = b.ids != null ? b.ids : IdSource.random();
+    this.warnings = b.warnings != null ? b.warnings : (message, cause) -> LOG.warn(message, cause.orElse(null));
+    this.defaultModel = b.model;
+    this.drivers = Executors.newCachedThreadPool(daemonThreads());
+    this.sessions = LogSessions.over(store, clock, warnings);
+    this.core = HostServices.assemble(sessions, drivers, warnings, RuntimeAgents.defaultFactory(), true);
+    core.provide(SessionStore.class, store);
+    var unused = core.agents().onStatus((agent, status) -> {
+      if (status == AgentStatus.IDLE) {
+        var ignored = sessions.flush(agent.session()).exceptionally(e -> {
+          warnings.warn("flush of " + agent.id() + " failed; its last turn may not be durable", Optional.of(e));
+          return false;
+        });
+      }
+    });
+  }
+
+  /**
+   * A runtime whose sessions live in the file store under {@code dataDir}, on the system clock.
+   *
+   * @param dataDir the data folder (created if missing)
+   * @return the runtime
+   */
+  public static HoraeRuntime embedded(Path dataDir) {
+    return builder().dataDir(dataDir).build();
+  }
+
+  /**
+   * Starts a builder. Every setting is optional and may be given once.
+   *
+   * @return the builder
+   */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  // ---- what an application does ------------------------------------------------------------
+
+  /**
+   * Installs a plugin on this host. Install every plugin before opening agents.
+   *
+   * @param plugin the plugin
+   * @return its installation
+   */
+  public Installation install(Plugin plugin) {
+    return plugin.install(this);
+  }
+
+  /**
+   * Registers (or replaces) an optional host service, e.g. a job registry.
+   *
+   * @param type the service type
+   * @param service the service
+   * @param <T> the service type
+   */
+  public <T> void provide(Class<T> type, T service) {
+    core.provide(type, service);
+  }
+
+  /**
+   * Closes {@code resource} when this runtime closes, after its agents stopped and before the
+   * store is released (a job registry, for instance).
+   *
+   * @param resource the resource
+   */
+  public synchronized void closeOnShutdown(AutoCloseable resource) {
+    closing.add(Objects.requireNonNull(resource, "resource"));
+  }
+
+  /**
+   * Opens the root agent of a session without a session zone; see {@link #openAgent(String,
+   * Optional)}.
+   *
+   * @param sessionId the session id
+   * @return the agent
+   */
+  public RuntimeAgent openAgent(String sessionId) {
+    return openAgent(sessionId, Optional.empty());
+  }
+
+  /**
+   * Opens the root agent of a session with a session zone for a new session; see {@link
+   * #openAgent(String, Optional)}.
+   *
+   * @param sessionId the session id
+   * @param zone the IANA zone of a new session
+   * @return the agent
+   */
+  public RuntimeAgent openAgent(String sessionId, String zone) {
+    return openAgent(sessionId, Optional.of(zone));
+  }
+
+  /**
+   * Opens the root agent of a session: the live agent if one is open, else the stored session
+   * resumed (a turn a crash left open is closed {@code interrupted}), else a new session with that
+   * id. The agent answers with the runtime's model, if one was set.
+   *
+   * @param sessionId the session id
+   * @param zone the zone of a new session (ignored for a stored one, whose header keeps its own)
+   * @return the agent
+   * @throws dev.horae.spi.message.PromptRejectedException {@code invalid-time-zone} for a bad zone
+   */
+  public synchronized RuntimeAgent openAgent(String sessionId, Optional<String> zone) {
+    Optional<dev.horae.spi.agent.Agent> live = core.agents().get(sessionId);
+    if (live.isPresent()) {
+      return (RuntimeAgent) live.get();
+    }
+    Session session = sessions.get(sessionId).orElseGet(() -> store.ids().contains(sessionId)
+        ? resumed(sessionId)
+        : sessions.create(new CreateOptions(Optional.of(sessionId), Optional.empty(), zone)));
+    RuntimeAgent agent = core.agents().create(session, Optional.empty(), core.agentScope(session.id()));
+    if (defaultModel != null) {
+      agent.useModel(defaultModel);
+    }
+    return agent;
+  }
+
+  private Session resumed(String sessionId) {
+    Session session = sessions.resume(sessionId);
+    TurnEngine.closeInterruptedTurn(session);
+    return session;
+  }
+
+  /**
+   * Submits a user prompt.
+   *
+   * @param agent the agent
+   * @param text the prompt
+   * @return the queued message
+   */
+  public UserMessage prompt(RuntimeAgent agent, String text) {
+    UserMessage m = messages().text(text, MessageSource.user());
+    agent.prompt(m);
+    return m;
+  }
+
+  /**
+   * Submits a prompt over RPC with the client's zone, admitted as host contract §7.3 says.
+   *
+   * @param agent the agent
+   * @param text the prompt
+   * @param clientZone the zone the client reported
+   * @return the queued message (with the canonical zone)
+   * @throws dev.horae.spi.message.PromptRejectedException {@code invalid-time-zone}; nothing is
+   *     queued
+   */
+  public UserMessage prompt(RuntimeAgent agent, String text, String clientZone) {
+    UserMessage m = messages().text(text,
+        MessageSource.rpc("rpc-" + ids.next(), Optional.of(PromptAdmission.admitClientZone(clientZone))));
+    agent.prompt(m);
+    return m;
+  }
+
+  /**
+   * The session store.
+   *
+   * @return the store
+   */
+  public SessionStore store() {
+    return store;
+  }
+
+  /**
+   * The tool-gate chain: register gates here.
+   *
+   * @return the gates
+   */
+  public ToolGates gates() {
+    return core.gates();
+  }
+
+  /**
+   * Disposes every agent, flushes every session, stops the runtime's threads and timers, closes
+   * the resources registered with {@link #closeOnShutdown} and releases the store it opened.
+   */
+  @Override
+  public void close() {
+    for (RuntimeAgent agent : core.agents().all()) {
+      var unused = core.agents().dispose(agent);
+    }
+    for (Session s : sessions.list()) {
+      try {
+        var unused = sessions.flush(s).toCompletableFuture().join();
+      } catch (RuntimeException e) {
+        warnings.warn("final flush of " + s.id() + " failed; its tail may not be durable", Optional.of(e));
+      }
+    }
+    drivers.shutdownNow();
+    List<AutoCloseable> resources;
+    synchronized (this) {
+      resources = new ArrayList<>(closing);
+    }
+    for (int i = resources.size() - 1; i >= 0; i--) {
+      closeQuietly(resources.get(i));
+    }
+    if (ownedTimers != null) {
+      closeQuietly(ownedTimers);
+    }
+    sessions.detachAll();
+    if (ownedStore != null) {
+      closeQuietly(ownedStore);
+    }
+  }
+
+  private void closeQuietly(AutoCloseable c) {
+    try {
+      c.close();
+    } catch (Exception e) {
+      warnings.warn("closing " + c + " failed", Optional.of(e));
+    }
+  }
+
+  // ---- Host ----------------------------------------------------------------------------------
+
+  @Override
+  public LogSessions sessions() {
+    return sessions;
+  }
+
+  @Override
+  public RuntimeAgents agents() {
+    return core.agents();
+  }
+
+  @Override
+  public RuntimeToolRegistry tools() {
+    return core.tools();
+  }
+
+  @Override
+  public LogInvariantService invariants() {
+    return core.invariants();
+  }
+
+  @Override
+  public InstantSource wallClock() {
+    return clock;
+  }
+
+  @Override
+  public Timers timers() {
+    return timers;
+  }
+
+  @Override
+  public Supplier<ZoneId> processZone() {
+    return processZone;
+  }
+
+  @Override
+  public IdSource ids() {
+    return ids;
+  }
+
+  @Override
+  public WarningSink warnings() {
+    return warnings;
+  }
+
+  @Override
+  public <T> Optional<T> service(Class<T> type) {
+    return core.service(type);
+  }
+
+  @Override
+  public ScopeHandle newPluginScope() {
+    return core.newPluginScope();
+  }
+
+  private static ThreadFactory daemonThreads() {
+    AtomicInteger n = new AtomicInteger();
+    return r -> {
+      Thread t = new Thread(r, "horae-driver-" + n.incrementAndGet());
+      t.setDaemon(true);
+      return t;
+    };
+  }
+
+  /** Configures a {@link HoraeRuntime}; each setting may be given once. */
+  public static final class Builder {
+    private @Nullable SessionStore store;
+    private @Nullable Path dataDir;
+    private @Nullable InstantSource clock;
+    private @Nullable Timers timers;
+    private @Nullable Supplier<ZoneId> processZone;
+    private @Nullable IdSource ids;
+    private @Nullable WarningSink warnings;
+    private @Nullable ModelPort model;
+
+    private Builder() {}
+
+    private static void once(@Nullable Object current, String setting) {
+      if (current != null) {
+        throw new IllegalStateException(setting + " was already set for this runtime");
+      }
+    }
+
+    /**
+     * A store the application opened (a JDBC store, for instance); the application closes it.
+     * Not together with {@link #dataDir}.
+     *
+     * @param v the store
+     * @return this builder
+     */
+    public Builder store(SessionStore v) {
+      once(store, "store");
+      if (dataDir != null) {
+        throw new IllegalStateException("a runtime has either a store or a data folder, not both");
+      }
+      store = Objects.requireNonNull(v, "store");
+      return this;
+    }
+
+    /**
+     * The folder of the file store the runtime opens and closes (the embedded default). Without
+     * this or {@link #store}, sessions live in memory only.
+     *
+     * @param v the folder
+     * @return this builder
+     */
+    public Builder dataDir(Path v) {
+      once(dataDir, "dataDir");
+      if (store != null) {
+        throw new IllegalStateException("a runtime has either a store or a data folder, not both");
+      }
+      dataDir = Objects.requireNonNull(v, "dataDir");
+      return this;
+    }
+
+    /**
+     * The wall clock (default: the system clock).
+     *
+     * @param v the clock
+     * @return this builder
+     */
+    public Builder clock(InstantSource v) {
+      once(clock, "clock");
+      clock = Objects.requireNonNull(v, "clock");
+      return this;
+    }
+
+    /**
+     * The monotonic timers (default: the system's); set the clock with them.
+     *
+     * @param v the timers
+     * @return this builder
+     */
+    public Builder timers(Timers v) {
+      once(timers, "timers");
+      timers = Objects.requireNonNull(v, "timers");
+      return this;
+    }
+
+    /**
+     * The process zone (default: the JVM's default zone).
+     *
+     * @param v the supplier
+     * @return this builder
+     */
+    public Builder processZone(Supplier<ZoneId> v) {
+      once(processZone, "processZone");
+      processZone = Objects.requireNonNull(v, "processZone");
+      return this;
+    }
+
+    /**
+     * The message id source (default: random ids).
+     *
+     * @param v the ids
+     * @return this builder
+     */
+    public Builder ids(IdSource v) {
+      once(ids, "ids");
+      ids = Objects.requireNonNull(v, "ids");
+      return this;
+    }
+
+    /**
+     * Where contained failures go (default: the SLF4J logger {@code dev.horae.runtime.HoraeRuntime}).
+     *
+     * @param v the sink
+     * @return this builder
+     */
+    public Builder warnings(WarningSink v) {
+      once(warnings, "warnings");
+      warnings = Objects.requireNonNull(v, "warnings");
+      return this;
+    }
+
+    /**
+     * The model every opened agent answers with (an agent may get its own with {@code useModel}).
+     *
+     * @param v the model
+     * @return this builder
+     */
+    public Builder model(ModelPort v) {
+      once(model, "model");
+      model = Objects.requireNonNull(v, "model");
+      return this;
+    }
+
+    /**
+     * Builds the runtime: opens the store (if a data folder was given) and starts the timers.
+     *
+     * @return the runtime
+     */
+    public HoraeRuntime build() {
+      return new HoraeRuntime(this);
+    }
+  }
+}

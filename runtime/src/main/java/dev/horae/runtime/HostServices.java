@@ -1,0 +1,129 @@
+package dev.horae.runtime;
+
+import dev.horae.runtime.agent.RuntimeAgents;
+import dev.horae.runtime.agent.RuntimeAgents.AgentFactory;
+import dev.horae.runtime.agent.TurnEngine;
+import dev.horae.runtime.invariant.LogInvariantService;
+import dev.horae.runtime.plugin.RuntimeScope;
+import dev.horae.runtime.plugin.ServiceMap;
+import dev.horae.runtime.tool.RuntimeToolRegistry;
+import dev.horae.spi.gate.ToolGates;
+import dev.horae.spi.jobs.PromptSections;
+import dev.horae.spi.plugin.WarningSink;
+import dev.horae.spi.session.Sessions;
+import java.util.Optional;
+import java.util.concurrent.Executor;
+
+/**
+ * The host services every runtime assembles the same way over a sessions service: the tool
+ * registry, the tool-gate chain, the agent registry with its turn engine, the invariant service
+ * and the service map, wired to each other once. {@link HoraeRuntime} and the testkit's host are
+ * both built on it, so a test exercises exactly the production wiring.
+ */
+public final class HostServices {
+
+  private final RuntimeToolRegistry tools = new RuntimeToolRegistry();
+  private final ToolGates gates = ToolGates.create();
+  private final ServiceMap services = new ServiceMap();
+  private final RuntimeAgents agents;
+  private final LogInvariantService invariants;
+
+  private HostServices(Sessions sessions, Executor drivers, WarningSink warnings, AgentFactory factory, boolean invariantsEnabled) {
+    TurnEngine engine = new TurnEngine(tools, gates, warnings, () -> services.find(PromptSections.class));
+    this.agents = new RuntimeAgents(drivers, engine, warnings, factory);
+    this.invariants = new LogInvariantService(sessions, invariantsEnabled);
+    services.provide(ToolGates.class, gates);
+  }
+
+  /**
+   * Assembles the services.
+   *
+   * @param sessions the sessions service the agents and invariants work on
+   * @param drivers where turn drivers run (never the waking thread)
+   * @param warnings where contained failures go
+   * @param factory makes agent objects
+   * @param invariantsEnabled false for the disabled invariant mode (host contract §10)
+   * @return the services
+   */
+  public static HostServices assemble(
+      Sessions sessions, Executor drivers, WarningSink warnings, AgentFactory factory, boolean invariantsEnabled) {
+    return new HostServices(sessions, drivers, warnings, factory, invariantsEnabled);
+  }
+
+  /**
+   * The tool registry.
+   *
+   * @return tools
+   */
+  public RuntimeToolRegistry tools() {
+    return tools;
+  }
+
+  /**
+   * The tool-gate chain (also provided as the {@code ToolGates} service).
+   *
+   * @return gates
+   */
+  public ToolGates gates() {
+    return gates;
+  }
+
+  /**
+   * The agent registry.
+   *
+   * @return agents
+   */
+  public RuntimeAgents agents() {
+    return agents;
+  }
+
+  /**
+   * The invariant service.
+   *
+   * @return invariants
+   */
+  public LogInvariantService invariants() {
+    return invariants;
+  }
+
+  /**
+   * Registers (or replaces) an optional host service.
+   *
+   * @param type the service type
+   * @param service the service
+   * @param <T> the service type
+   */
+  public <T> void provide(Class<T> type, T service) {
+    services.provide(type, service);
+  }
+
+  /**
+   * An optional host service.
+   *
+   * @param type the service type
+   * @param <T> the service type
+   * @return the service, if provided
+   */
+  public <T> Optional<T> service(Class<T> type) {
+    return services.find(type);
+  }
+
+  /**
+   * A new plugin scope: its tools are visible to every agent.
+   *
+   * @return the scope
+   */
+  public RuntimeScope newPluginScope() {
+    return new RuntimeScope(tools::register);
+  }
+
+  /**
+   * A new agent scope: its tools are visible to that agent only.
+   *
+   * @param agentId the agent
+   * @return the scope
+   */
+  public RuntimeScope agentScope(String agentId) {
+    return new RuntimeScope(tool -> tools.registerFor(agentId, tool));
+  }
+}

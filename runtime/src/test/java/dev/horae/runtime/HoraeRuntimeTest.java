@@ -1,0 +1,208 @@
+package dev.horae.runtime;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.horae.runtime.agent.RuntimeAgent;
+import dev.horae.spi.gate.ToolCall;
+import dev.horae.spi.model.ChatMessage;
+import dev.horae.spi.model.FinishReason;
+import dev.horae.spi.model.ModelPort;
+import dev.horae.spi.model.ModelRequest;
+import dev.horae.spi.model.ModelResponse;
+import dev.horae.spi.model.TokenUsage;
+import dev.horae.spi.session.Json;
+import dev.horae.spi.session.SessionEvent;
+import dev.horae.spi.tool.ToolDefinition;
+import dev.horae.store.FileSessionStore;
+import dev.horae.store.MemorySessionStore;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Deque;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The production runtime end to end on its own threads: every wait is on a stage, bounded. */
+@Timeout(30)
+class HoraeRuntimeTest {
+
+  private static final InstantSource CLOCK = InstantSource.fixed(Instant.parse("2026-12-01T10:00:00Z"));
+
+  /** A model that answers from a script and keeps every request it was shown. */
+  static final class Recording implements ModelPort {
+    final List<ModelRequest> requests = Collections.synchronizedList(new ArrayList<>());
+    private final Deque<ModelResponse> script = new ArrayDeque<>();
+
+    Recording then(ModelResponse r) {
+      script.add(r);
+      return this;
+    }
+
+    @Override
+    public synchronized CompletionStage<ModelResponse> complete(ModelRequest request) {
+      requests.add(request);
+      ModelResponse next = script.poll();
+      return CompletableFuture.completedFuture(next != null ? next : ModelResponse.text("ok"));
+    }
+  }
+
+  private static ToolDefinition echo() {
+    return ToolDefinition.builder("echo")
+        .description("Echoes its text.")
+        .parameters(Json.parse("{\"type\":\"object\",\"properties\":{\"text\":{\"type\":\"string\"}},\"required\":[\"text\"]}"))
+        .body((args, exec) -> CompletableFuture.completedFuture(Json.parse("{\"echoed\":" + Json.write(args.get("text")) + "}")))
+        .build();
+  }
+
+  private static void settle(RuntimeAgent agent) throws Exception {
+    agent.whenIdle().toCompletableFuture().get(20, TimeUnit.SECONDS);
+  }
+
+  @Test
+  void eachRequestCarriesThePreviousTurnsTheToolResultsAndTheToolDefinitions() throws Exception {
+    Recording model = new Recording()
+        .then(ModelResponse.calls(new ToolCall("c1", "echo", Json.parse("{\"text\":\"hi\"}"))))
+        .then(ModelResponse.text("echoed hi"))
+        .then(ModelResponse.text("second answer"));
+    try (HoraeRuntime horae = HoraeRuntime.builder().clock(CLOCK).model(model).build()) {
+      horae.tools().register(echo());
+      RuntimeAgent agent = horae.openAgent("s1").systemPrompt("You are terse.");
+      horae.prompt(agent, "say hi");
+      settle(agent);
+      horae.prompt(agent, "again");
+      settle(agent);
+    }
+    assertThat(model.requests).hasSize(3);
+    ModelRequest third = model.requests.get(2);
+    assertThat(third.turn()).isEqualTo(2);
+    assertThat(third.systemPrompt()).isEqualTo("You are terse.");
+    assertThat(third.tools()).singleElement().satisfies(t -> {
+      assertThat(t.name()).isEqualTo("echo");
+      assertThat(t.parameters().path("required").get(0).asText()).isEqualTo("text");
+    });
+    List<ChatMessage> h = third.messages();
+    assertThat(h).hasSize(5);
+    assertThat(h.get(0)).isEqualTo(new ChatMessage.User("say hi", ((ChatMessage.User) h.get(0)).source()));
+    assertThat(((ChatMessage.Assistant) h.get(1)).toolCalls()).singleElement()
+        .satisfies(c -> assertThat(c.callId()).isEqualTo("c1"));
+    assertThat(h.get(2)).isInstanceOfSatisfying(ChatMessage.ToolOutcome.class, r -> {
+      assertThat(r.callId()).isEqualTo("c1");
+      assertThat(r.error()).isFalse();
+      assertThat(r.text()).contains("hi");
+    });
+    assertThat(((ChatMessage.Assistant) h.get(3)).text()).isEqualTo("echoed hi");
+    assertThat(((ChatMessage.User) h.get(4)).text()).isEqualTo("again");
+    assertThat(third.latestUserMessages()).extracting(ChatMessage.User::text).containsExactly("again");
+  }
+
+  @Test
+  void aResponseCutAtTheTokenLimitEndsTheTurnMaxTokensWithoutRunningItsCalls() throws Exception {
+    List<String> ran = Collections.synchronizedList(new ArrayList<>());
+    Recording model = new Recording().then(new ModelResponse("partial",
+        List.of(new ToolCall("c1", "echo", Json.parse("{\"text\":\"x\"}"))), FinishReason.MAX_TOKENS, new TokenUsage(10, 4096)));
+    MemorySessionStore store = new MemorySessionStore();
+    try (HoraeRuntime horae = HoraeRuntime.builder().store(store).clock(CLOCK).model(model).build()) {
+      horae.tools().register(ToolDefinition.builder("echo").body((a, e) -> {
+        ran.add("echo");
+        return CompletableFuture.completedFuture(a);
+      }).build());
+      RuntimeAgent agent = horae.openAgent("s1");
+      horae.prompt(agent, "go");
+      settle(agent);
+      List<SessionEvent> log = agent.session().events();
+      SessionEvent end = log.get(log.size() - 1);
+      assertThat(end.type()).isEqualTo("turn/end");
+      assertThat(end.data().path("reason").asText()).isEqualTo("max-tokens");
+      assertThat(log).filteredOn(e -> e.type().equals("assistant/message")).singleElement()
+          .satisfies(e -> assertThat(e.data().path("usage").path("output").asLong()).isEqualTo(4096));
+    }
+    assertThat(ran).isEmpty();
+  }
+
+  @Test
+  void aTurnStoppingHookThatInjectsKeepsTheTurnGoingForOneMoreStep() throws Exception {
+    Recording model = new Recording().then(ModelResponse.text("first")).then(ModelResponse.text("second"));
+    try (HoraeRuntime horae = HoraeRuntime.builder().clock(CLOCK).model(model).build()) {
+      boolean[] injected = {false};
+      var unused = horae.agents().onTurnStopping((agent, turn) -> {
+        if (!injected[0]) {
+          injected[0] = true;
+          agent.inject(horae.messages().text("late notice", dev.horae.spi.message.MessageSource.plugin("test")));
+        }
+      });
+      RuntimeAgent agent = horae.openAgent("s1");
+      horae.prompt(agent, "go");
+      settle(agent);
+      List<SessionEvent> log = agent.session().events();
+      assertThat(log).filteredOn(e -> e.type().equals("turn/start")).hasSize(1);
+      assertThat(log).filteredOn(e -> e.type().equals("step/start")).hasSize(2);
+      assertThat(log.get(log.size() - 1).data().path("reason").asText()).isEqualTo("completed");
+    }
+    assertThat(model.requests.get(1).latestUserMessages()).extracting(ChatMessage.User::text).containsExactly("late notice");
+  }
+
+  @Test
+  void aStreamingModelsPiecesBecomeChunksBeforeTheAssistantMessage() throws Exception {
+    ModelPort streaming = request -> {
+      request.stream().text("Hel");
+      request.stream().text("lo");
+      return CompletableFuture.completedFuture(ModelResponse.text("Hello"));
+    };
+    try (HoraeRuntime horae = HoraeRuntime.builder().clock(CLOCK).model(streaming).build()) {
+      RuntimeAgent agent = horae.openAgent("s1");
+      horae.prompt(agent, "greet");
+      settle(agent);
+      List<String> types = agent.session().events().stream().map(SessionEvent::type)
+          .filter(t -> t.startsWith("assistant/")).toList();
+      assertThat(types).containsExactly("assistant/chunk", "assistant/chunk", "assistant/message");
+    }
+  }
+
+  @Test
+  void aTurnACrashLeftOpenIsClosedInterruptedWhenTheSessionIsReopened(@TempDir Path dir) throws Exception {
+    try (FileSessionStore store = FileSessionStore.open(dir)) {
+      try (HoraeRuntime first = HoraeRuntime.builder().store(store).clock(CLOCK).build()) {
+        RuntimeAgent agent = first.openAgent("s1");
+        agent.session().append("turn/start", Json.parse("{\"turn\":1}"));
+        agent.session().append("step/start", Json.parse("{\"turn\":1,\"step\":1}"));
+        // the process dies here: the flush at close stands in for what was durable before the crash
+      }
+      try (HoraeRuntime second = HoraeRuntime.builder().store(store).clock(CLOCK).model(new Recording()).build()) {
+        RuntimeAgent agent = second.openAgent("s1");
+        List<SessionEvent> log = agent.session().events();
+        assertThat(log.subList(2, 4)).extracting(SessionEvent::type).containsExactly("step/end", "turn/end");
+        assertThat(log.get(3).data().path("reason").asText()).isEqualTo("interrupted");
+        second.prompt(agent, "next");
+        settle(agent);
+        assertThat(agent.session().events()).filteredOn(e -> e.type().equals("turn/start"))
+            .extracting(e -> e.data().path("turn").asLong()).containsExactly(1L, 2L);
+      }
+    }
+  }
+
+  @Test
+  void reopeningALiveSessionReturnsItsAgent() {
+    try (HoraeRuntime horae = HoraeRuntime.builder().clock(CLOCK).build()) {
+      RuntimeAgent a = horae.openAgent("s1", "Europe/Amsterdam");
+      assertThat(horae.openAgent("s1")).isSameAs(a);
+      assertThat(a.session().header().timeZone()).contains("Europe/Amsterdam");
+    }
+  }
+
+  @Test
+  void aSettingGivenTwiceIsRefused(@TempDir Path dir) {
+    assertThatThrownBy(() -> HoraeRuntime.builder().clock(CLOCK).clock(CLOCK))
+        .isInstanceOf(IllegalStateException.class).hasMessage("clock was already set for this runtime");
+    assertThatThrownBy(() -> HoraeRuntime.builder().store(new MemorySessionStore()).dataDir(dir))
+        .isInstanceOf(IllegalStateException.class).hasMessage("a runtime has either a store or a data folder, not both");
+  }
+}
