@@ -210,11 +210,7 @@ public final class HoraeRuntime implements Host, AutoCloseable {
     Session session = sessions.get(sessionId).orElseGet(() -> store.ids().contains(sessionId)
         ? resumed(sessionId)
         : sessions.create(new CreateOptions(Optional.of(sessionId), Optional.empty(), zone)));
-    RuntimeAgent agent = core.agents().create(session, Optional.empty(), core.agentScope(session.id()));
-    if (defaultModel != null) {
-      agent.useModel(defaultModel);
-    }
-    return agent;
+    return core.agents().create(session, Optional.empty(), core.agentScope(session.id()), Optional.ofNullable(defaultModel));
   }
 
   private Session resumed(String sessionId) {

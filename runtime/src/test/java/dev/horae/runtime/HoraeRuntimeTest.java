@@ -205,4 +205,19 @@ class HoraeRuntimeTest {
     assertThatThrownBy(() -> HoraeRuntime.builder().store(new MemorySessionStore()).dataDir(dir))
         .isInstanceOf(IllegalStateException.class).hasMessage("a runtime has either a store or a data folder, not both");
   }
+
+  @Test
+  void workACreatedListenerHandsTheNewAgentStartsATurnWithTheRuntimesModel() throws Exception {
+    Recording model = new Recording().then(ModelResponse.text("handled"));
+    try (HoraeRuntime horae = HoraeRuntime.builder().clock(CLOCK).model(model).build()) {
+      // an overdue reminder of a resumed session is handed over exactly like this
+      var unused = horae.agents().onCreated(agent -> agent.followup(
+          horae.messages().text("overdue", dev.horae.spi.message.MessageSource.plugin("test"))));
+      RuntimeAgent agent = horae.openAgent("s1");
+      settle(agent);
+      assertThat(agent.session().events()).filteredOn(e -> e.type().equals("turn/end")).hasSize(1);
+    }
+    assertThat(model.requests).singleElement()
+        .satisfies(r -> assertThat(r.latestUserMessages()).extracting(ChatMessage.User::text).containsExactly("overdue"));
+  }
 }

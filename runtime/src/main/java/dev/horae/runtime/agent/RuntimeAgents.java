@@ -11,6 +11,7 @@ import dev.horae.spi.agent.StatusListener;
 import dev.horae.spi.agent.StepDecision;
 import dev.horae.spi.agent.TurnStopListener;
 import dev.horae.spi.message.UserMessage;
+import dev.horae.spi.model.ModelPort;
 import dev.horae.spi.plugin.WarningSink;
 import dev.horae.spi.session.Session;
 import dev.horae.runtime.plugin.RuntimeScope;
@@ -97,7 +98,24 @@ public final class RuntimeAgents implements AgentRegistry {
    * @return the agent
    */
   public RuntimeAgent create(Session session, Optional<String> parentId, RuntimeScope scope) {
+    return create(session, parentId, scope, Optional.empty());
+  }
+
+  /**
+   * Creates and registers an agent that answers with {@code model} from the start: the model is
+   * attached before the created listeners run, so work a listener hands the new agent at once (an
+   * overdue reminder of a resumed session, for instance) starts a turn instead of waiting for the
+   * next wake.
+   *
+   * @param session the session
+   * @param parentId the owning agent for a child, or empty for a root
+   * @param scope the agent scope
+   * @param model the model, if any
+   * @return the agent
+   */
+  public RuntimeAgent create(Session session, Optional<String> parentId, RuntimeScope scope, Optional<ModelPort> model) {
     RuntimeAgent agent = factory.create(session.id(), parentId, session, scope, this);
+    model.ifPresent(agent::useModel);
     synchronized (this) {
       live.put(agent.id(), agent);
     }
