@@ -13,12 +13,15 @@ import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
-/** Every public vector of {@code shared/conformance/vectors} passes through the runner. */
+/**
+ * Every public vector of the repository ({@code conformance/src/test/resources/vectors}) passes
+ * through the runner, and the command line reports the same run.
+ */
 class PublicVectorsTest {
 
   @Test
   void everyPublicVectorPasses() throws IOException {
-    Path dir = VectorsDir.locate();
+    Path dir = VectorsDir.repository();
     List<String> failures = new ArrayList<>();
     Report report = ConformanceRunner.standard(List.of()).run(List.of(dir), failures::add);
 
@@ -32,7 +35,7 @@ class PublicVectorsTest {
   void theCommandLineReportsTheSameRun() {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     ByteArrayOutputStream err = new ByteArrayOutputStream();
-    int status = Conformance.run(new String[] {VectorsDir.locate().toString()},
+    int status = Conformance.run(new String[] {VectorsDir.repository().toString()},
         ConformanceRunner.standard(List.of()),
         new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
 

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 /**
  * Decode+fold throughput over 1,000,000 events (issue acceptance: at least 500,000 events/s), and
@@ -16,6 +17,9 @@ import org.junit.jupiter.api.Test;
  * proper warm-up.
  */
 @Tag("slow")
+// longer than the build's 60 s default: each test builds and folds a million events, about 15 s
+// under a load of 15-18 on the 2-core CI machine and several times that under heavier load
+@Timeout(180)
 class FoldThroughputTest {
 
   @Test

@@ -17,6 +17,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -33,6 +34,9 @@ class JdbcSessionStoreTest extends SessionStoreContract {
   private @Nullable JdbcSessionStore store;
 
   @BeforeAll
+  // longer than the build's 60 s default: unpacking and starting the embedded PostgreSQL server
+  // took about 16 s under a load of 15-18 on the 2-core CI machine
+  @Timeout(180)
   static void startPostgres() throws Exception {
     postgres = EmbeddedPostgres.start();
   }

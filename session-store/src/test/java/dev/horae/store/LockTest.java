@@ -58,6 +58,8 @@ class LockTest {
   }
 
   @Test
+  // longer than the build's 60 s default: a child JVM starts and is awaited for up to 60 s, which
+  // a loaded 2-core machine can need
   @Timeout(120)
   void aSessionHeldByAnotherProcessIsRefusedUntilItLetsGo() throws Exception {
     Path err = scratch.resolve("holder.err");
