@@ -2,8 +2,8 @@ package dev.horae.timecontext;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.horae.spi.json.EcmaJson;
 import dev.horae.spi.session.Json;
-import dev.horae.timecontext.internal.EcmaJson;
 import java.util.List;
 import java.util.Objects;
 
@@ -96,7 +96,7 @@ public sealed interface ClientZoneContext
 
     @Override
     public String line() {
-      return "Browser time zone for this request: mixed " + EcmaJson.stringArray(zones)
+      return "Browser time zone for this request: mixed " + EcmaJson.write(toJson().get("zones"))
           + ". Ask the user to clarify otherwise-unqualified dates and times.";
     }
   }

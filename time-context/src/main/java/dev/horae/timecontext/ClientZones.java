@@ -1,8 +1,8 @@
 package dev.horae.timecontext;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.horae.spi.json.EcmaJson;
 import dev.horae.spi.zone.ZoneResolver;
-import dev.horae.timecontext.internal.EcmaJson;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;

@@ -1,9 +1,10 @@
 package dev.horae.timecontext;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.horae.spi.json.EcmaJson;
+import dev.horae.spi.json.EcmaNumbers;
 import dev.horae.spi.session.EventTypes;
 import dev.horae.spi.session.SessionEvent;
-import dev.horae.timecontext.internal.EcmaJson;
 import dev.horae.timecontext.internal.Events;
 import dev.horae.timecontext.internal.Position;
 import dev.horae.timecontext.internal.ReadingGrammar;
@@ -28,7 +29,7 @@ import java.util.Optional;
  */
 public final class ReadingInvariant {
 
-  private static final BigInteger MAX_SAFE = BigInteger.valueOf(TimeContextConfig.MAX_SAFE_INTEGER);
+  private static final BigInteger MAX_SAFE = BigInteger.valueOf(EcmaNumbers.MAX_SAFE_INTEGER);
 
   private ReadingInvariant() {}
 
@@ -90,7 +91,7 @@ public final class ReadingInvariant {
     }
     Optional<Instant> rendered = renderedInstant(reading.timestamp());
     if (rendered.isEmpty()
-        || Math.abs(candidate.time()) > TimeContextConfig.MAX_SAFE_INTEGER
+        || !EcmaNumbers.isSafeInteger(candidate.time())
         || candidate.time() < rendered.get().toEpochMilli()) {
       return fail("time-context rendered timestamp must parse and not postdate its durable event");
     }
