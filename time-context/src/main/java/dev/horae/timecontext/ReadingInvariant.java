@@ -5,6 +5,8 @@ import dev.horae.spi.json.EcmaJson;
 import dev.horae.spi.json.EcmaNumbers;
 import dev.horae.spi.session.EventTypes;
 import dev.horae.spi.session.SessionEvent;
+import dev.horae.spi.zone.ClientZoneException;
+import dev.horae.spi.zone.TimeContextAuthority;
 import dev.horae.timecontext.internal.Events;
 import dev.horae.timecontext.internal.Position;
 import dev.horae.timecontext.internal.ReadingGrammar;
@@ -50,7 +52,7 @@ public final class ReadingInvariant {
       return Optional.empty();
     }
     JsonNode data = candidate.data();
-    Optional<String> content = ReadingMessages.singleText(data.path("content"));
+    Optional<String> content = TimeContextAuthority.singleText(data.path("content"));
     if (content.isEmpty()) {
       return fail("time-context messages must contain exactly one text block");
     }
@@ -69,13 +71,13 @@ public final class ReadingInvariant {
     if (position.isPresent()) {
       return position;
     }
-    if (!ReadingMessages.isExactSource(data.path("source"), text)) {
+    if (!TimeContextAuthority.isSnapshotSource(data.path("source"), text)) {
       return fail("time-context source must carry only the exact snapshot text, not request authority");
     }
     ClientZoneContext context = ClientZoneContext.MISSING;
     if (reading.zoneLine().isPresent()) {
       try {
-        context = ClientZones.derive(turnMessages(prefix, turn.get()));
+        context = ClientZoneContext.derive(turnMessages(prefix, turn.get()));
       } catch (ClientZoneException e) {
         return Optional.of(new ReadingViolation(String.valueOf(e.getMessage()), ReadingViolation.Kind.CLIENT_ZONE));
       }
