@@ -3,7 +3,7 @@ package dev.horae.invariant;
 import dev.horae.spi.invariant.InvariantFail;
 import dev.horae.spi.session.SessionEvent;
 import dev.horae.spi.session.SessionHeader;
-import dev.horae.timecontext.ClientZoneException;
+import dev.horae.spi.zone.ClientZoneException;
 import dev.horae.timecontext.ReadingInvariant;
 import dev.horae.timecontext.ReadingViolation;
 import java.util.ArrayList;

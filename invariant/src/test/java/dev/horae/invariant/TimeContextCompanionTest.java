@@ -12,10 +12,10 @@ import dev.horae.spi.session.EventTypes;
 import dev.horae.spi.session.Json;
 import dev.horae.spi.session.Session;
 import dev.horae.spi.session.SessionEvent;
+import dev.horae.spi.zone.ClientZoneException;
 import dev.horae.testkit.TestHost;
 import dev.horae.testkit.agent.ScriptedModel;
 import dev.horae.testkit.agent.TestAgent;
-import dev.horae.timecontext.ClientZoneException;
 import dev.horae.timecontext.ReadingMessages;
 import dev.horae.timecontext.plugin.TimeContextPlugin;
 import java.time.Duration;
@@ -124,7 +124,7 @@ class TimeContextCompanionTest {
   void aResolvedClientZoneMustRenderTheTimestamp() {
     Fixture f = new Fixture(true);
     f.setUp(Events.OPEN_STEP);
-    String zoneLine = dev.horae.timecontext.ClientZones.classify(List.of("Asia/Shanghai")).line();
+    String zoneLine = dev.horae.timecontext.ClientZoneContext.of(List.of("Asia/Shanghai")).line();
     List<SessionEvent> snapshot = f.session.events();
     assertThatThrownBy(() -> f.append(reading(LINE1 + "\n" + zoneLine + "\n" + FIRST_ELAPSED)))
         .hasMessage(PREFIX + "time-context rendered timestamp does not match the unique browser zone");

@@ -1,8 +1,9 @@
 package dev.horae.jobs;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.horae.jobs.internal.EcmaNumbers;
 import dev.horae.spi.jobs.JobsException;
+import dev.horae.spi.json.EcmaJson;
+import dev.horae.spi.json.EcmaNumbers;
 
 /**
  * Configuration of the local job registry (jobs spec §2.5).
@@ -54,7 +55,7 @@ public record JobServiceConfig(long maxConcurrentJobsPerOwner) {
         || d != Math.rint(d)
         || d < 1
         || d > EcmaNumbers.MAX_SAFE_INTEGER) {
-      throw invalid(EcmaNumbers.json(value));
+      throw invalid(EcmaJson.write(value));
     }
     return new JobServiceConfig((long) d);
   }

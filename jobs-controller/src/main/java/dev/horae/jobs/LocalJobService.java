@@ -2,7 +2,6 @@ package dev.horae.jobs;
 
 import dev.horae.jobs.internal.Admission;
 import dev.horae.jobs.internal.Callbacks;
-import dev.horae.jobs.internal.EcmaNumbers;
 import dev.horae.jobs.internal.Errors;
 import dev.horae.jobs.internal.JobRecord;
 import dev.horae.jobs.internal.Layer;
@@ -26,6 +25,7 @@ import dev.horae.spi.jobs.JobsChangedObserver;
 import dev.horae.spi.jobs.JobsException;
 import dev.horae.spi.jobs.KillOutcome;
 import dev.horae.spi.jobs.ScopeChain;
+import dev.horae.spi.json.EcmaNumbers;
 import dev.horae.spi.plugin.Host;
 import dev.horae.spi.plugin.Scope;
 import dev.horae.spi.plugin.WarningSink;

@@ -13,9 +13,12 @@
  *   <li>{@link dev.horae.jobs.JobTexts}, {@link dev.horae.jobs.Utf8Bounds} and {@link
  *       dev.horae.jobs.JobsControllerConfig} — pure functions backing the conformance catalogue's
  *       {@code jobs.*} functions.
- *   <li>{@link dev.horae.jobs.JobsInvariants} — the snapshot invariant companion; {@link
- *       dev.horae.jobs.LocalPromptSections} — an in-memory system-prompt section registry.
+ *   <li>{@link dev.horae.jobs.LocalPromptSections} — an in-memory system-prompt section registry.
  * </ul>
+ *
+ * <p>The snapshot invariant companion (jobs spec §2.15) is not here: it guards any host's {@link
+ * dev.horae.spi.jobs.JobService}, so it lives with the other companions as {@code
+ * dev.horae.invariant.JobsCompanion}, owner {@code dev.horae.invariant.Owners#JOBS}.
  *
  * <p>Typical wiring: {@code host.provide(JobService.class, LocalJobService.create(config, host))},
  * then {@code host.install(JobsController.plugin(JobsControllerConfig.defaults()))}; producers

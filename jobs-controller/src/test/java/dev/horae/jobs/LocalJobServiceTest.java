@@ -133,6 +133,20 @@ class LocalJobServiceTest {
   }
 
   @Test
+  void aWallClockThatStepsBackCannotFinishAJobBeforeItStarted() {
+    TestJob job = new TestJob();
+    JobId id = start(job, a(alice));
+    long started = service.allSnapshots().get(0).startedAt();
+    time.setWall(started - 60_000);
+    job.done.complete(JobOutcome.completed(Optional.empty()));
+    settlements.runAll();
+    JobSnapshot settled = service.allSnapshots().get(0);
+    assertThat(settled.id()).isEqualTo(id);
+    // the snapshot invariant (finishedAt no earlier than startedAt) holds without a companion
+    assertThat(settled.finishedAt()).hasValue(started);
+  }
+
+  @Test
   void admissionCountsLiveJobsOfTheSameObjectAndOnlySettlementFreesASlot() {
     service = newService(2);
     service.attachController(Optional.empty(), "c", (s, o) -> {});

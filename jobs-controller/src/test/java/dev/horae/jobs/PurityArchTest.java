@@ -32,7 +32,6 @@ class PurityArchTest {
     "dev.horae.jobs.CompletionDelivery",
     "dev.horae.jobs.JobServiceConfig",
     "dev.horae.jobs.internal.ConfigValidation",
-    "dev.horae.jobs.internal.EcmaNumbers",
     "dev.horae.jobs.internal.Errors",
     "dev.horae.jobs.internal.Schemas",
     "dev.horae.jobs.shell.OutputWindow",

@@ -3,7 +3,7 @@ package dev.horae.schedule;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.horae.schedule.internal.JsonNumbers;
+import dev.horae.spi.json.EcmaNumbers;
 import dev.horae.schedule.internal.UtcInstants;
 import java.util.OptionalLong;
 
@@ -103,7 +103,7 @@ public final class ChangeCodec {
               "after schedule must contain exactly id, kind, prompt, afterSeconds, and scheduledAt");
         }
         String prompt = decodePrompt(schedule.get("prompt"), "after");
-        OptionalLong after = JsonNumbers.positiveSafeInteger(schedule.get("afterSeconds"));
+        OptionalLong after = EcmaNumbers.positiveSafeInteger(schedule.get("afterSeconds"));
         if (after.isEmpty()) {
           throw corrupt("afterSeconds must be a positive safe integer");
         }

@@ -2,7 +2,7 @@ package dev.horae.schedule;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.MissingNode;
-import dev.horae.schedule.internal.JsonNumbers;
+import dev.horae.spi.json.EcmaNumbers;
 import dev.horae.schedule.internal.LocalAt;
 import dev.horae.schedule.internal.Selectors;
 import java.util.Collection;
@@ -60,7 +60,7 @@ public final class CreateRequest {
       return error(ErrorCode.INVALID_PROMPT, ScheduleError.INVALID_PROMPT_MESSAGE);
     }
     if (hasAfter) {
-      OptionalLong after = JsonNumbers.positiveSafeInteger(input.get("after_seconds"));
+      OptionalLong after = EcmaNumbers.positiveSafeInteger(input.get("after_seconds"));
       if (after.isEmpty()) {
         return error(ErrorCode.INVALID_RULE, ScheduleError.AFTER_SECONDS_MESSAGE);
       }

@@ -1,5 +1,6 @@
 package dev.horae.schedule;
 
+import dev.horae.spi.json.EcmaJson;
 import java.util.Objects;
 
 /**
@@ -31,7 +32,7 @@ public record DeleteResult(String id, boolean deleted) {
    */
   public String toJson() {
     StringBuilder out = new StringBuilder("{\"id\":");
-    EcmaText.appendJsonString(out, id);
+    EcmaJson.appendString(out, id);
     if (deleted) {
       out.append(",\"deleted\":true}");
     } else {

@@ -1,16 +1,14 @@
 package dev.horae.schedule;
 
 /**
- * The two pieces of ECMAScript string behaviour Schedule depends on (spec §16.1, §16.3):
- * {@code String.prototype.trim} and the string literals of {@code JSON.stringify}.
+ * ECMAScript {@code String.prototype.trim} (spec §16.1), the "trimmed" of Schedule's durable id,
+ * prompt and delete-id rules, and of the zone name's surrounding-whitespace rule.
  *
- * <p>Java's {@code trim()} and {@code strip()} use different whitespace sets, and common Java JSON
- * writers escape differently, so durable ids, prompts, rendered values and the reminder framing
- * would drift from the original engine if either were used.
+ * <p>Java's {@code trim()} and {@code strip()} use other whitespace sets, so durable ids and
+ * prompts would drift from the original engine if either were used. Schedule's JSON texts are
+ * written by the shared {@link dev.horae.spi.json.EcmaJson}.
  */
 public final class EcmaText {
-
-  private static final char[] HEX = "0123456789abcdef".toCharArray();
 
   private EcmaText() {}
 
@@ -57,66 +55,5 @@ public final class EcmaText {
     return !text.isEmpty()
         && !isTrimmable(text.charAt(0))
         && !isTrimmable(text.charAt(text.length() - 1));
-  }
-
-  /**
-   * The string literal {@code JSON.stringify(text)} produces, quotes included.
-   *
-   * @param text any text, possibly with unpaired surrogates
-   * @return the JSON string literal
-   */
-  public static String jsonString(String text) {
-    StringBuilder out = new StringBuilder(text.length() + 2);
-    appendJsonString(out, text);
-    return out.toString();
-  }
-
-  /**
-   * Appends the {@code JSON.stringify} literal of {@code text} to {@code out}.
-   *
-   * @param out the buffer to append to
-   * @param text any text
-   */
-  public static void appendJsonString(StringBuilder out, String text) {
-    out.append('"');
-    int n = text.length();
-    for (int i = 0; i < n; i++) {
-      char c = text.charAt(i);
-      switch (c) {
-        case '"' -> out.append("\\\"");
-        case '\\' -> out.append("\\\\");
-        case '\b' -> out.append("\\b");
-        case '\t' -> out.append("\\t");
-        case '\n' -> out.append("\\n");
-        case '\f' -> out.append("\\f");
-        case '\r' -> out.append("\\r");
-        default -> {
-          if (c < 0x20) {
-            appendUnicodeEscape(out, c);
-          } else if (Character.isHighSurrogate(c)) {
-            if (i + 1 < n && Character.isLowSurrogate(text.charAt(i + 1))) {
-              out.append(c).append(text.charAt(i + 1));
-              i++;
-            } else {
-              appendUnicodeEscape(out, c);
-            }
-          } else if (Character.isLowSurrogate(c)) {
-            // a low surrogate reached here has no high surrogate before it
-            appendUnicodeEscape(out, c);
-          } else {
-            out.append(c);
-          }
-        }
-      }
-    }
-    out.append('"');
-  }
-
-  private static void appendUnicodeEscape(StringBuilder out, char c) {
-    out.append("\\u")
-        .append(HEX[(c >> 12) & 0xF])
-        .append(HEX[(c >> 8) & 0xF])
-        .append(HEX[(c >> 4) & 0xF])
-        .append(HEX[c & 0xF]);
   }
 }

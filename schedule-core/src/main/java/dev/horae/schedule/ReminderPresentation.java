@@ -1,6 +1,7 @@
 package dev.horae.schedule;
 
-import dev.horae.schedule.internal.JsonNumbers;
+import dev.horae.spi.json.EcmaJson;
+import dev.horae.spi.json.EcmaNumbers;
 import dev.horae.spi.session.EventTypes;
 import dev.horae.spi.session.SessionEvent;
 import java.util.List;
@@ -45,7 +46,7 @@ public record ReminderPresentation(String scheduleId, String prompt, String occu
    */
   public static Optional<ReminderPresentation> project(
       List<SessionEvent> events, long dispatchSeq, long seedLength) {
-    if (dispatchSeq < 0 || !JsonNumbers.isSafeInteger(dispatchSeq)) {
+    if (dispatchSeq < 0 || !EcmaNumbers.isSafeInteger(dispatchSeq)) {
       throw new CorruptScheduleLogException(
           "schedule presentation seq must be a non-negative safe integer");
     }
@@ -83,7 +84,7 @@ public record ReminderPresentation(String scheduleId, String prompt, String occu
       break;
     }
     throw new CorruptScheduleLogException(
-        "schedule dispatch targets inactive id " + EcmaText.jsonString(id));
+        "schedule dispatch targets inactive id " + EcmaJson.string(id));
   }
 
   /**
@@ -93,11 +94,11 @@ public record ReminderPresentation(String scheduleId, String prompt, String occu
    */
   public String toJson() {
     StringBuilder out = new StringBuilder("{\"scheduleId\":");
-    EcmaText.appendJsonString(out, scheduleId);
+    EcmaJson.appendString(out, scheduleId);
     out.append(",\"prompt\":");
-    EcmaText.appendJsonString(out, prompt);
+    EcmaJson.appendString(out, prompt);
     out.append(",\"occurrenceAt\":");
-    EcmaText.appendJsonString(out, occurrenceAt);
+    EcmaJson.appendString(out, occurrenceAt);
     return out.append('}').toString();
   }
 }

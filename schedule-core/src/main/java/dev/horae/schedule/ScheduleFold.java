@@ -1,6 +1,7 @@
 package dev.horae.schedule;
 
-import dev.horae.schedule.internal.JsonNumbers;
+import dev.horae.spi.json.EcmaJson;
+import dev.horae.spi.json.EcmaNumbers;
 import dev.horae.spi.session.EventTypes;
 import dev.horae.spi.session.SessionEvent;
 import java.util.ArrayList;
@@ -56,7 +57,7 @@ public final class ScheduleFold {
    * @throws CorruptScheduleLogException when {@code seedLength} is negative or not safe
    */
   public static ScheduleFold start(long seedLength) {
-    if (seedLength < 0 || !JsonNumbers.isSafeInteger(seedLength)) {
+    if (seedLength < 0 || !EcmaNumbers.isSafeInteger(seedLength)) {
       throw new CorruptScheduleLogException(SEED_MESSAGE);
     }
     return new ScheduleFold(seedLength);
@@ -186,7 +187,7 @@ public final class ScheduleFold {
 
   private static CorruptScheduleLogException reused(String id) {
     return new CorruptScheduleLogException(
-        "schedule id " + EcmaText.jsonString(id) + " was reused");
+        "schedule id " + EcmaJson.string(id) + " was reused");
   }
 
   private static CorruptScheduleLogException inactive(ScheduleChange change) {
@@ -194,7 +195,7 @@ public final class ScheduleFold {
         "schedule "
             + change.operation()
             + " targets inactive id "
-            + EcmaText.jsonString(change.id()));
+            + EcmaJson.string(change.id()));
   }
 
   /**

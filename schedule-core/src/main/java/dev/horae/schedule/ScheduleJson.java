@@ -1,5 +1,6 @@
 package dev.horae.schedule;
 
+import dev.horae.spi.json.EcmaJson;
 import java.util.List;
 
 /**
@@ -38,7 +39,7 @@ public final class ScheduleJson {
       out.append('}');
     } else {
       out.append(",\"id\":");
-      EcmaText.appendJsonString(out, change.id());
+      EcmaJson.appendString(out, change.id());
     }
     return out.append('}').toString();
   }
@@ -80,26 +81,26 @@ public final class ScheduleJson {
    */
   public static String error(ScheduleError error) {
     StringBuilder out = new StringBuilder(160).append("{\"code\":");
-    EcmaText.appendJsonString(out, error.code().wire());
+    EcmaJson.appendString(out, error.code().wire());
     out.append(",\"message\":");
-    EcmaText.appendJsonString(out, error.message());
+    EcmaJson.appendString(out, error.message());
     if (error instanceof ScheduleError.PersistenceUncertain p) {
       out.append(",\"operation\":");
-      EcmaText.appendJsonString(out, p.operation().wire());
+      EcmaJson.appendString(out, p.operation().wire());
       p.id().ifPresent(
           id -> {
             out.append(",\"id\":");
-            EcmaText.appendJsonString(out, id);
+            EcmaJson.appendString(out, id);
           });
     } else if (error instanceof ScheduleError.ZoneConfirmation z) {
       out.append(",\"sessionTimeZone\":");
-      EcmaText.appendJsonString(out, z.sessionTimeZone());
+      EcmaJson.appendString(out, z.sessionTimeZone());
       out.append(",\"clientTimeZones\":[");
       for (int i = 0; i < z.clientTimeZones().size(); i++) {
         if (i > 0) {
           out.append(',');
         }
-        EcmaText.appendJsonString(out, z.clientTimeZones().get(i));
+        EcmaJson.appendString(out, z.clientTimeZones().get(i));
       }
       out.append(']');
     }
@@ -115,10 +116,10 @@ public final class ScheduleJson {
 
   private static void appendRecordMembers(StringBuilder out, ScheduleRecord record) {
     out.append("\"id\":");
-    EcmaText.appendJsonString(out, record.id());
+    EcmaJson.appendString(out, record.id());
     out.append(",\"kind\":\"").append(record.kind()).append('"');
     out.append(",\"prompt\":");
-    EcmaText.appendJsonString(out, record.prompt());
+    EcmaJson.appendString(out, record.prompt());
     if (record instanceof ScheduleRecord.After after) {
       out.append(",\"afterSeconds\":").append(after.afterSeconds());
     }

@@ -1,6 +1,6 @@
 package dev.horae.schedule;
 
-import dev.horae.schedule.internal.JsonNumbers;
+import dev.horae.spi.json.EcmaNumbers;
 import dev.horae.schedule.internal.UtcInstants;
 import java.util.Objects;
 
@@ -69,7 +69,7 @@ public sealed interface ScheduleRecord permits ScheduleRecord.After, ScheduleRec
      */
     public After {
       checkCommon(id, prompt, scheduledAtMillis);
-      if (afterSeconds < 1 || afterSeconds > JsonNumbers.MAX_SAFE) {
+      if (afterSeconds < 1 || afterSeconds > EcmaNumbers.MAX_SAFE_INTEGER) {
         throw new IllegalArgumentException("afterSeconds must be a positive safe integer");
       }
     }

@@ -1,5 +1,6 @@
 package dev.horae.schedule;
 
+import dev.horae.spi.json.EcmaJson;
 import java.util.List;
 
 /**
@@ -39,7 +40,7 @@ public record ScheduleState(List<ScheduleRecord> active, List<String> seenIds) {
       if (i > 0) {
         out.append(',');
       }
-      EcmaText.appendJsonString(out, seenIds.get(i));
+      EcmaJson.appendString(out, seenIds.get(i));
     }
     return out.append("]}").toString();
   }

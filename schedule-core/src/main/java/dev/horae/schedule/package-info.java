@@ -9,7 +9,7 @@
  *   <li>{@link dev.horae.schedule.CreateRequest} — shape checks and record building for the
  *       {@code after_seconds}, offset-string and local {@code at} selectors;
  *   <li>{@link dev.horae.schedule.ImplicitZone} and {@link dev.horae.schedule.ZoneAuthority} — the
- *       implicit-zone decision from the durable log;
+ *       implicit-zone decision over the shared {@link dev.horae.spi.zone.TimeContextAuthority};
  *   <li>{@link dev.horae.schedule.ScheduleView}, {@link dev.horae.schedule.ScheduleJson},
  *       {@link dev.horae.schedule.ReminderFraming} and
  *       {@link dev.horae.schedule.ReminderPresentation} — what tools, the model and hosts see;

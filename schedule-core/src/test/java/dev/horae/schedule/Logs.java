@@ -1,5 +1,6 @@
 package dev.horae.schedule;
 
+import dev.horae.spi.json.EcmaJson;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.horae.spi.session.EventTypes;
@@ -22,14 +23,14 @@ final class Logs {
   }
 
   static String afterCreate(String id, String prompt, long afterSeconds, String scheduledAt) {
-    return "{\"version\":1,\"operation\":\"create\",\"schedule\":{\"id\":" + EcmaText.jsonString(id)
-        + ",\"kind\":\"after\",\"prompt\":" + EcmaText.jsonString(prompt) + ",\"afterSeconds\":"
+    return "{\"version\":1,\"operation\":\"create\",\"schedule\":{\"id\":" + EcmaJson.string(id)
+        + ",\"kind\":\"after\",\"prompt\":" + EcmaJson.string(prompt) + ",\"afterSeconds\":"
         + afterSeconds + ",\"scheduledAt\":\"" + scheduledAt + "\"}}";
   }
 
   static String atCreate(String id, String prompt, String scheduledAt) {
-    return "{\"version\":1,\"operation\":\"create\",\"schedule\":{\"id\":" + EcmaText.jsonString(id)
-        + ",\"kind\":\"at\",\"prompt\":" + EcmaText.jsonString(prompt) + ",\"scheduledAt\":\""
+    return "{\"version\":1,\"operation\":\"create\",\"schedule\":{\"id\":" + EcmaJson.string(id)
+        + ",\"kind\":\"at\",\"prompt\":" + EcmaJson.string(prompt) + ",\"scheduledAt\":\""
         + scheduledAt + "\"}}";
   }
 
@@ -38,12 +39,12 @@ final class Logs {
   }
 
   Logs delete(String id) {
-    return change("{\"version\":1,\"operation\":\"delete\",\"id\":" + EcmaText.jsonString(id) + "}");
+    return change("{\"version\":1,\"operation\":\"delete\",\"id\":" + EcmaJson.string(id) + "}");
   }
 
   Logs dispatch(String id) {
     return change(
-        "{\"version\":1,\"operation\":\"dispatch\",\"id\":" + EcmaText.jsonString(id) + "}");
+        "{\"version\":1,\"operation\":\"dispatch\",\"id\":" + EcmaJson.string(id) + "}");
   }
 
   Logs change(String payload) {
@@ -76,7 +77,7 @@ final class Logs {
   Logs prompt(String clientZone) {
     return event(EventTypes.USER_MESSAGE, json(
         "{\"role\":\"user\",\"content\":[{\"type\":\"text\",\"text\":\"hi\"}],\"source\":"
-            + "{\"kind\":\"user\",\"rpcId\":\"r\",\"clientTimeZone\":" + EcmaText.jsonString(clientZone)
+            + "{\"kind\":\"user\",\"rpcId\":\"r\",\"clientTimeZone\":" + EcmaJson.string(clientZone)
             + "}}"));
   }
 

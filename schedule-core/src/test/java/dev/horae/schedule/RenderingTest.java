@@ -77,15 +77,6 @@ class RenderingTest {
   }
 
   @Test
-  void jsonStringMatchesJsonStringify() {
-    assertThat(EcmaText.jsonString("\"\\/\b\t\n\f\r")).isEqualTo("\"\\\"\\\\/\\b\\t\\n\\f\\r\"");
-    assertThat(EcmaText.jsonString("\u0000\u001f\u007f")).isEqualTo("\"\\u0000\\u001f\u007f\"");
-    assertThat(EcmaText.jsonString("\u2028\u2029é😀")).isEqualTo("\"\u2028\u2029é😀\"");
-    assertThat(EcmaText.jsonString("a\udabcb")).isEqualTo("\"a\\udabcb\"");
-    assertThat(EcmaText.jsonString("\udc00x\ud800")).isEqualTo("\"\\udc00x\\ud800\"");
-  }
-
-  @Test
   void recordsRejectValuesTheDecoderWouldReject() {
     org.assertj.core.api.Assertions.assertThatThrownBy(() -> new ScheduleRecord.At(" a", "p", 0))
         .isInstanceOf(IllegalArgumentException.class);

@@ -1,5 +1,6 @@
 package dev.horae.schedule;
 
+import dev.horae.spi.json.EcmaJson;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
@@ -13,7 +14,6 @@ import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -63,7 +63,7 @@ class VectorSuiteTest {
     Outcome actual = run(vector.get("fn").asText(), vector.get("args"));
     if (expect.has("value")) {
       assertThat(actual.kind()).as("kind").isEqualTo("value");
-      assertThat(jsonEquals(expect.get("value"), actual.json()))
+      assertThat(Json.sameValue(expect.get("value"), actual.json()))
           .as("expected %s but got %s", expect.get("value"), actual.json())
           .isTrue();
     } else if (expect.has("text")) {
@@ -74,7 +74,7 @@ class VectorSuiteTest {
     } else if (expect.has("error")) {
       assertThat(actual.kind()).as("kind for %s", actual.json()).isEqualTo("error");
       for (Map.Entry<String, JsonNode> field : expect.get("error").properties()) {
-        assertThat(jsonEquals(field.getValue(), actual.json().path(field.getKey())))
+        assertThat(Json.sameValue(field.getValue(), actual.json().path(field.getKey())))
             .as("error field %s: expected %s in %s", field.getKey(), field.getValue(), actual.json())
             .isTrue();
       }
@@ -102,7 +102,7 @@ class VectorSuiteTest {
           ZoneAuthority a = ImplicitZone.derive(events(args.get("events")),
               zone.isTextual() ? Optional.of(zone.textValue()) : Optional.empty());
           yield a instanceof ZoneAuthority.Confirmed c
-              ? value("{\"timeZone\":" + EcmaText.jsonString(c.zone()) + "}")
+              ? value("{\"timeZone\":" + EcmaJson.string(c.zone()) + "}")
               : error(((ZoneAuthority.Unconfirmed) a).error().toJson());
         }
         case "schedule.presentation" -> ReminderPresentation.project(events(args.get("events")),
@@ -114,7 +114,7 @@ class VectorSuiteTest {
         default -> throw new AssertionError("unknown fn " + fn);
       };
     } catch (CorruptScheduleLogException e) {
-      return error("{\"code\":\"corrupt_schedule_log\",\"message\":" + EcmaText.jsonString(e.reason()) + "}");
+      return error("{\"code\":\"corrupt_schedule_log\",\"message\":" + EcmaJson.string(e.reason()) + "}");
     }
   }
 
@@ -165,36 +165,5 @@ class VectorSuiteTest {
 
   private static Outcome error(String json) {
     return new Outcome("error", Json.parse(json));
-  }
-
-  /** Deep equality with object key order ignored and numbers compared by value. */
-  static boolean jsonEquals(JsonNode a, JsonNode b) {
-    if (a.isNumber() && b.isNumber()) {
-      return a.decimalValue().compareTo(b.decimalValue()) == 0;
-    }
-    if (a.isObject() && b.isObject()) {
-      if (a.size() != b.size()) {
-        return false;
-      }
-      for (Iterator<String> it = a.fieldNames(); it.hasNext(); ) {
-        String name = it.next();
-        if (!b.has(name) || !jsonEquals(a.get(name), b.get(name))) {
-          return false;
-        }
-      }
-      return true;
-    }
-    if (a.isArray() && b.isArray()) {
-      if (a.size() != b.size()) {
-        return false;
-      }
-      for (int i = 0; i < a.size(); i++) {
-        if (!jsonEquals(a.get(i), b.get(i))) {
-          return false;
-        }
-      }
-      return true;
-    }
-    return a.equals(b);
   }
 }

@@ -1,20 +1,52 @@
 package dev.horae.timecontext;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.horae.spi.json.EcmaJson;
 import dev.horae.spi.session.Json;
-import dev.horae.timecontext.internal.EcmaJson;
+import dev.horae.spi.zone.ClientZones;
 import java.util.List;
 import java.util.Objects;
 
 /**
- * The client zones of a turn (spec §9): none, exactly one, or several that disagree.
+ * The client zones of a turn (spec §9) as the three-line reading words them: none, exactly one,
+ * or several that disagree. The zones come from the shared derivation {@link ClientZones}; the
+ * lines and the conformance JSON are time-context's own.
  */
 public sealed interface ClientZoneContext
     permits ClientZoneContext.Missing, ClientZoneContext.Resolved, ClientZoneContext.Mixed {
 
   /** The shared value for a turn whose prompts carry no client zone. */
   Missing MISSING = new Missing();
+
+  /**
+   * Classifies derived zones.
+   *
+   * @param zones distinct zones sorted by UTF-16 code units, as {@link ClientZones} returns them
+   * @return missing for none, resolved for one, mixed for more
+   */
+  static ClientZoneContext of(List<String> zones) {
+    return switch (zones.size()) {
+      case 0 -> MISSING;
+      case 1 -> new Resolved(zones.get(0));
+      default -> new Mixed(zones);
+    };
+  }
+
+  /**
+   * Derives the client-zone context of a list of user messages (conformance function {@code
+   * timecontext.clientZones}).
+   *
+   * @param messages user messages in the {@code user/message} data shape (only {@code source} is
+   *     read)
+   * @return missing, resolved or mixed
+   * @throws dev.horae.spi.zone.ClientZoneException when a contributed zone is malformed, unknown
+   *     or not canonical
+   */
+  static ClientZoneContext derive(List<? extends JsonNode> messages) {
+    return of(ClientZones.derive(messages));
+  }
 
   /**
    * The conformance JSON: {@code {"kind":"missing"}}, {@code {"kind":"resolved","zone":z}} or
@@ -96,7 +128,7 @@ public sealed interface ClientZoneContext
 
     @Override
     public String line() {
-      return "Browser time zone for this request: mixed " + EcmaJson.stringArray(zones)
+      return "Browser time zone for this request: mixed " + EcmaJson.write(toJson().get("zones"))
           + ". Ask the user to clarify otherwise-unqualified dates and times.";
     }
   }

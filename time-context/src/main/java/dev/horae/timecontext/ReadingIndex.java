@@ -2,6 +2,7 @@ package dev.horae.timecontext;
 
 import dev.horae.spi.session.EventTypes;
 import dev.horae.spi.session.SessionEvent;
+import dev.horae.spi.zone.ClientZones;
 import dev.horae.timecontext.internal.Events;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;

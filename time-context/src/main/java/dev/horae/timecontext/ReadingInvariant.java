@@ -1,9 +1,12 @@
 package dev.horae.timecontext;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.horae.spi.json.EcmaJson;
+import dev.horae.spi.json.EcmaNumbers;
 import dev.horae.spi.session.EventTypes;
 import dev.horae.spi.session.SessionEvent;
-import dev.horae.timecontext.internal.EcmaJson;
+import dev.horae.spi.zone.ClientZoneException;
+import dev.horae.spi.zone.TimeContextAuthority;
 import dev.horae.timecontext.internal.Events;
 import dev.horae.timecontext.internal.Position;
 import dev.horae.timecontext.internal.ReadingGrammar;
@@ -28,7 +31,7 @@ import java.util.Optional;
  */
 public final class ReadingInvariant {
 
-  private static final BigInteger MAX_SAFE = BigInteger.valueOf(TimeContextConfig.MAX_SAFE_INTEGER);
+  private static final BigInteger MAX_SAFE = BigInteger.valueOf(EcmaNumbers.MAX_SAFE_INTEGER);
 
   private ReadingInvariant() {}
 
@@ -49,7 +52,7 @@ public final class ReadingInvariant {
       return Optional.empty();
     }
     JsonNode data = candidate.data();
-    Optional<String> content = ReadingMessages.singleText(data.path("content"));
+    Optional<String> content = TimeContextAuthority.singleText(data.path("content"));
     if (content.isEmpty()) {
       return fail("time-context messages must contain exactly one text block");
     }
@@ -68,13 +71,13 @@ public final class ReadingInvariant {
     if (position.isPresent()) {
       return position;
     }
-    if (!ReadingMessages.isExactSource(data.path("source"), text)) {
+    if (!TimeContextAuthority.isSnapshotSource(data.path("source"), text)) {
       return fail("time-context source must carry only the exact snapshot text, not request authority");
     }
     ClientZoneContext context = ClientZoneContext.MISSING;
     if (reading.zoneLine().isPresent()) {
       try {
-        context = ClientZones.derive(turnMessages(prefix, turn.get()));
+        context = ClientZoneContext.derive(turnMessages(prefix, turn.get()));
       } catch (ClientZoneException e) {
         return Optional.of(new ReadingViolation(String.valueOf(e.getMessage()), ReadingViolation.Kind.CLIENT_ZONE));
       }
@@ -90,7 +93,7 @@ public final class ReadingInvariant {
     }
     Optional<Instant> rendered = renderedInstant(reading.timestamp());
     if (rendered.isEmpty()
-        || Math.abs(candidate.time()) > TimeContextConfig.MAX_SAFE_INTEGER
+        || !EcmaNumbers.isSafeInteger(candidate.time())
         || candidate.time() < rendered.get().toEpochMilli()) {
       return fail("time-context rendered timestamp must parse and not postdate its durable event");
     }

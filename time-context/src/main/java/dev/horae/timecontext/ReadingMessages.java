@@ -5,12 +5,12 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.horae.spi.session.Json;
 import dev.horae.timecontext.internal.Events;
-import java.util.Optional;
 
 /**
  * The shape of a reading message (spec §4.1): content {@code [{type: "text", text}]} and source
  * {@code {kind: "plugin", plugin: "time-context", form: "snapshot", sections: [{name:
- * "time-context", text}]}}.
+ * "time-context", text}]}}. This class writes it; the exact-shape check that Schedule and the
+ * invariant read it by is {@link dev.horae.spi.zone.TimeContextAuthority#isReading}.
  *
  * <p>Pure and thread-safe.
  */
@@ -58,64 +58,5 @@ public final class ReadingMessages {
    */
   public static boolean isAttributed(JsonNode message) {
     return Events.isAttributedSource(message.path("source"));
-  }
-
-  /**
-   * The text of a content list that is exactly one block with exactly the members
-   * {@code type: "text"} and a string {@code text}.
-   *
-   * @param content a message's {@code content} (missing node allowed)
-   * @return the text, or empty when the content has any other shape
-   */
-  public static Optional<String> singleText(JsonNode content) {
-    if (!content.isArray() || content.size() != 1) {
-      return Optional.empty();
-    }
-    JsonNode block = content.get(0);
-    if (!block.isObject()
-        || block.size() != 2
-        || !Events.textEquals(block.path("type"), "text")
-        || !block.path("text").isTextual()) {
-      return Optional.empty();
-    }
-    return Optional.of(block.path("text").textValue());
-  }
-
-  /**
-   * Whether a source is exactly the snapshot source of a reading whose text is {@code text}: the
-   * four members {@code kind}, {@code plugin}, {@code form}, {@code sections} and nothing else.
-   *
-   * @param source a message source
-   * @param text the reading's content text
-   * @return true for the exact snapshot source
-   */
-  public static boolean isExactSource(JsonNode source, String text) {
-    if (!source.isObject()
-        || source.size() != 4
-        || !Events.isAttributedSource(source)
-        || !Events.textEquals(source.path("form"), "snapshot")) {
-      return false;
-    }
-    JsonNode sections = source.path("sections");
-    if (!sections.isArray() || sections.size() != 1) {
-      return false;
-    }
-    JsonNode section = sections.get(0);
-    return section.isObject()
-        && section.size() == 2
-        && Events.textEquals(section.path("name"), PLUGIN)
-        && Events.textEquals(section.path("text"), text);
-  }
-
-  /**
-   * Whether a message is a reading of the exact snapshot shape (spec §10 step 2): exact content and
-   * exact source carrying the same text. The text itself is not inspected.
-   *
-   * @param message a message in the {@code user/message} data shape
-   * @return true for an exact reading
-   */
-  public static boolean isExactReading(JsonNode message) {
-    Optional<String> text = singleText(message.path("content"));
-    return text.isPresent() && isExactSource(message.path("source"), text.get());
   }
 }

@@ -2,9 +2,10 @@ package dev.horae.timecontext;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.horae.spi.json.EcmaJson;
+import dev.horae.spi.json.EcmaNumbers;
 import dev.horae.spi.session.Json;
 import dev.horae.spi.zone.ZoneResolver;
-import dev.horae.timecontext.internal.EcmaJson;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.util.Objects;
@@ -23,9 +24,6 @@ import org.jspecify.annotations.Nullable;
  */
 public record TimeContextConfig(String timeZone, long refreshIntervalMs, boolean clientZoneGuidance) {
 
-  /** The largest safe integer, 2^53 − 1. */
-  static final long MAX_SAFE_INTEGER = 9_007_199_254_740_991L;
-
   private static final String PREFIX = "time-context: ";
 
   /**
@@ -38,7 +36,7 @@ public record TimeContextConfig(String timeZone, long refreshIntervalMs, boolean
     if (!ZoneResolver.standard().isCanonical(timeZone)) {
       throw new IllegalArgumentException("timeZone must be a canonical zone name, got " + timeZone);
     }
-    if (refreshIntervalMs < 0 || refreshIntervalMs > MAX_SAFE_INTEGER) {
+    if (refreshIntervalMs < 0 || !EcmaNumbers.isSafeInteger(refreshIntervalMs)) {
       throw new IllegalArgumentException(
           "refreshIntervalMs must be a non-negative safe integer, got " + refreshIntervalMs);
     }
@@ -160,8 +158,8 @@ public record TimeContextConfig(String timeZone, long refreshIntervalMs, boolean
     }
     // read as a double first, as ECMAScript's JSON parser does (schedule spec §16.2)
     double d = value.doubleValue();
-    if (Double.isNaN(d) || Double.isInfinite(d) || d != Math.rint(d) || d < 0 || d > MAX_SAFE_INTEGER) {
-      throw intervalError(EcmaJson.number(d));
+    if (!EcmaNumbers.isSafeInteger(d) || d < 0) {
+      throw intervalError(EcmaNumbers.toString(d));
     }
     return (long) d;
   }

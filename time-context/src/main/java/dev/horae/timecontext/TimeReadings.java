@@ -2,6 +2,7 @@ package dev.horae.timecontext;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.horae.spi.session.SessionEvent;
+import dev.horae.spi.zone.ClientZones;
 import dev.horae.spi.zone.ZoneResolver;
 import dev.horae.timecontext.internal.Events;
 import dev.horae.timecontext.internal.ReadingText;
@@ -35,7 +36,8 @@ public final class TimeReadings {
    * @param messages the step's messages (the downstream decision's final messages); read only in
    *     the three-line form
    * @return the reading text, or empty when the refresh gate skips this step
-   * @throws ClientZoneException in the three-line form, when a recorded client zone is invalid
+   * @throws dev.horae.spi.zone.ClientZoneException in the three-line form, when a recorded client
+   *     zone is invalid
    */
   public static Optional<String> reading(
       TimeContextConfig config,
@@ -59,7 +61,8 @@ public final class TimeReadings {
    * @param nowMs the sampled wall-clock time in epoch milliseconds
    * @param messages the step's messages; read only in the three-line form
    * @return the reading text, or empty when the refresh gate skips this step
-   * @throws ClientZoneException in the three-line form, when a recorded client zone is invalid
+   * @throws dev.horae.spi.zone.ClientZoneException in the three-line form, when a recorded client
+   *     zone is invalid
    */
   public static Optional<String> reading(
       TimeContextConfig config,
@@ -82,7 +85,7 @@ public final class TimeReadings {
       for (JsonNode message : messages) {
         ClientZones.contributedZone(message).ifPresent(values::add);
       }
-      ClientZoneContext context = ClientZones.classify(values);
+      ClientZoneContext context = ClientZoneContext.of(ClientZones.classify(values));
       if (context instanceof ClientZoneContext.Resolved resolved) {
         zone = resolved.zone();
       }

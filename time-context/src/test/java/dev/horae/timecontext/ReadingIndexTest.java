@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.horae.spi.session.EventTypes;
 import dev.horae.spi.session.SessionEvent;
+import dev.horae.spi.zone.ClientZones;
 import dev.horae.timecontext.internal.Events;
 import java.util.ArrayList;
 import java.util.List;

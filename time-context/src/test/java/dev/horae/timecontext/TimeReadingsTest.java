@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.horae.spi.zone.ClientZoneException;
 import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.Test;

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.DoubleNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.horae.spi.session.Json;
 import dev.horae.spi.session.SessionEvent;
+import dev.horae.spi.zone.ClientZoneException;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
@@ -64,7 +65,7 @@ final class VectorCases {
         case "timecontext.timestamp" ->
             new Text(TimeFormats.timestamp(instant(args.get("instant")), args.get("zone").textValue()));
         case "timecontext.validateConfig" -> new Value(config(args).toJson());
-        case "timecontext.clientZones" -> new Value(ClientZones.derive(list(args.path("messages"))).toJson());
+        case "timecontext.clientZones" -> new Value(ClientZoneContext.derive(list(args.path("messages"))).toJson());
         case "timecontext.reading" -> {
           Optional<String> text =
               TimeReadings.reading(

@@ -1,6 +1,7 @@
 package dev.horae.spi.tool;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.horae.spi.json.EcmaJson;
 import dev.horae.spi.message.ContentBlock;
 import dev.horae.spi.session.Json;
 import java.util.List;
@@ -47,13 +48,17 @@ public record ToolDefinition(
     return new Builder(name);
   }
 
-  /** Builds a {@link ToolDefinition}; defaults: empty description, open schemas, JSON rendering. */
+  /**
+   * Builds a {@link ToolDefinition}; defaults: empty description, open schemas, and one text block
+   * with the value as {@code JSON.stringify} writes it ({@link EcmaJson}), since that text reaches
+   * the model.
+   */
   public static final class Builder {
     private final String name;
     private String description = "";
     private JsonNode parameters = Json.parse("{\"type\":\"object\"}");
     private JsonNode output = Json.parse("{}");
-    private Function<JsonNode, List<ContentBlock>> renderer = v -> List.of(new ContentBlock(Json.write(v)));
+    private Function<JsonNode, List<ContentBlock>> renderer = v -> List.of(new ContentBlock(EcmaJson.write(v)));
     private Function<JsonNode, Optional<PresentationCard>> presentCall = a -> Optional.empty();
     private ToolBody body = (a, e) -> {
       throw new IllegalStateException("tool has no body");

@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.horae.jobs.CompletionDelivery;
 import dev.horae.jobs.JobsControllerConfig;
 import dev.horae.spi.jobs.JobsException;
+import dev.horae.spi.json.EcmaJson;
+import dev.horae.spi.json.EcmaNumbers;
 import java.util.Iterator;
 import java.util.List;
 
@@ -27,12 +29,12 @@ public final class ConfigValidation {
       return JobsControllerConfig.defaults();
     }
     if (!config.isObject()) {
-      throw fail("tool-jobs: config must be an object, got " + EcmaNumbers.json(config));
+      throw fail("tool-jobs: config must be an object, got " + EcmaJson.write(config));
     }
     for (Iterator<String> names = config.fieldNames(); names.hasNext(); ) {
       String key = names.next();
       if (!KEYS.contains(key)) {
-        throw fail("tool-jobs: unknown config key " + EcmaNumbers.json(textNode(key)));
+        throw fail("tool-jobs: unknown config key " + EcmaJson.write(textNode(key)));
       }
     }
     long wait = wholeTimeout(config, "waitTimeoutMs", JobsControllerConfig.DEFAULT_WAIT_TIMEOUT_MS);
@@ -46,7 +48,7 @@ public final class ConfigValidation {
       } else if (!(lane.isTextual() && lane.textValue().equals("wakeup"))) {
         throw fail(
             "tool-jobs: completionDelivery must be \"quiet\" or \"wakeup\", got "
-                + EcmaNumbers.json(lane));
+                + EcmaJson.write(lane));
       }
     }
     double wakes = JobsControllerConfig.DEFAULT_MAX_CONSECUTIVE_WAKES;
@@ -56,7 +58,7 @@ public final class ConfigValidation {
       if (!wakesNode.isNumber() || !(wakesNode.doubleValue() >= 1)) {
         throw fail(
             "tool-jobs: maxConsecutiveWakes must be a number of at least 1, got "
-                + EcmaNumbers.json(wakesNode));
+                + EcmaJson.write(wakesNode));
       }
       wakes = wakesNode.doubleValue();
     }
@@ -68,7 +70,7 @@ public final class ConfigValidation {
               + max
               + ")");
     }
-    if (!isWhole(wakes)) {
+    if (!EcmaNumbers.isSafeInteger(wakes)) {
       throw fail(
           "tool-jobs: maxConsecutiveWakes ("
               + EcmaNumbers.toString(wakes)
@@ -113,18 +115,14 @@ public final class ConfigValidation {
       return fallback;
     }
     double d = value.isNumber() ? value.doubleValue() : Double.NaN;
-    if (!value.isNumber() || !isWhole(d) || d < 1) {
+    if (!value.isNumber() || !EcmaNumbers.isSafeInteger(d) || d < 1) {
       throw fail(
           "tool-jobs: "
               + key
               + " must be a whole number from 1 to 9007199254740991, got "
-              + EcmaNumbers.json(value));
+              + EcmaJson.write(value));
     }
     return (long) d;
-  }
-
-  private static boolean isWhole(double d) {
-    return Double.isFinite(d) && d == Math.rint(d) && Math.abs(d) <= EcmaNumbers.MAX_SAFE_INTEGER;
   }
 
   private static JsonNode textNode(String text) {

@@ -2,8 +2,9 @@ package dev.horae.jobs.shell;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.TextNode;
-import dev.horae.jobs.internal.EcmaNumbers;
 import dev.horae.spi.jobs.JobsException;
+import dev.horae.spi.json.EcmaJson;
+import dev.horae.spi.json.EcmaNumbers;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -43,8 +44,6 @@ public record ShellJobConfig(
   /** Largest head + tail retention. */
   public static final long MAX_RETAINED = 16_777_216;
 
-  private static final long MAX_SAFE = 9007199254740991L;
-
   private static final List<String> KEYS =
       List.of(
           "shell",
@@ -81,7 +80,7 @@ public record ShellJobConfig(
       throw fail("shell-jobs: retainHeadBytes + retainTailBytes must be at most 16777216");
     }
     if (outputLimitBytes.isPresent()
-        && (outputLimitBytes.getAsLong() < 1 || outputLimitBytes.getAsLong() > MAX_SAFE)) {
+        && (outputLimitBytes.getAsLong() < 1 || outputLimitBytes.getAsLong() > EcmaNumbers.MAX_SAFE_INTEGER)) {
       throw fail(
           "shell-jobs: outputLimitBytes must be a whole number from 1 to 9007199254740991, got "
               + outputLimitBytes.getAsLong());
@@ -119,12 +118,12 @@ public record ShellJobConfig(
       return defaults();
     }
     if (!json.isObject()) {
-      throw fail("shell-jobs: config must be an object, got " + EcmaNumbers.json(json));
+      throw fail("shell-jobs: config must be an object, got " + EcmaJson.write(json));
     }
     for (Iterator<String> names = json.fieldNames(); names.hasNext(); ) {
       String key = names.next();
       if (!KEYS.contains(key)) {
-        throw fail("shell-jobs: unknown config key " + EcmaNumbers.json(TextNode.valueOf(key)));
+        throw fail("shell-jobs: unknown config key " + EcmaJson.write(TextNode.valueOf(key)));
       }
     }
     Builder b = builder();
@@ -139,7 +138,7 @@ public record ShellJobConfig(
     JsonNode dir = json.get("workingDirectory");
     if (dir != null) {
       if (!dir.isTextual()) {
-        throw fail("shell-jobs: workingDirectory " + EcmaNumbers.json(dir) + " is not a directory");
+        throw fail("shell-jobs: workingDirectory " + EcmaJson.write(dir) + " is not a directory");
       }
       b.workingDirectory(Path.of(dir.asText()));
     }
@@ -164,17 +163,17 @@ public record ShellJobConfig(
     JsonNode limit = json.get("outputLimitBytes");
     if (limit != null) {
       double d = limit.isNumber() ? limit.doubleValue() : Double.NaN;
-      if (!(d >= 1 && d <= MAX_SAFE && d == Math.rint(d))) {
+      if (!(d >= 1 && d <= EcmaNumbers.MAX_SAFE_INTEGER && d == Math.rint(d))) {
         throw fail(
             "shell-jobs: outputLimitBytes must be a whole number from 1 to 9007199254740991, got "
-                + EcmaNumbers.json(limit));
+                + EcmaJson.write(limit));
       }
       b.outputLimitBytes((long) d);
     }
     JsonNode destroy = json.get("destroyOnJvmExit");
     if (destroy != null) {
       if (!destroy.isBoolean()) {
-        throw fail("shell-jobs: destroyOnJvmExit must be a boolean, got " + EcmaNumbers.json(destroy));
+        throw fail("shell-jobs: destroyOnJvmExit must be a boolean, got " + EcmaJson.write(destroy));
       }
       b.destroyOnJvmExit(destroy.booleanValue());
     }
@@ -187,20 +186,20 @@ public record ShellJobConfig(
       return fallback;
     }
     double d = v.isNumber() ? v.doubleValue() : Double.NaN;
-    if (!(d >= min && d <= MAX_SAFE && d == Math.rint(d))) {
+    if (!(d >= min && d <= EcmaNumbers.MAX_SAFE_INTEGER && d == Math.rint(d))) {
       throw fail(
           "shell-jobs: "
               + key
               + " must be a whole number of at least "
               + min
               + ", got "
-              + EcmaNumbers.json(v));
+              + EcmaJson.write(v));
     }
     return (long) d;
   }
 
   private static void atLeast(String key, long value, long min) {
-    if (value < min || value > MAX_SAFE) {
+    if (value < min || value > EcmaNumbers.MAX_SAFE_INTEGER) {
       throw fail(
           "shell-jobs: " + key + " must be a whole number of at least " + min + ", got " + value);
     }

@@ -42,6 +42,15 @@ public final class ManualTime implements InstantSource, Timers {
   }
 
   /**
+   * Sets the wall clock alone, as an NTP correction would; the monotonic clock does not move.
+   *
+   * @param ms epoch milliseconds, possibly earlier than now
+   */
+  public synchronized void setWall(long ms) {
+    wallMs = ms;
+  }
+
+  /**
    * Number of timers neither run nor cancelled.
    *
    * @return the count

@@ -1,5 +1,6 @@
 package dev.horae.schedule.internal;
 
+import dev.horae.spi.json.EcmaNumbers;
 import static dev.horae.schedule.ScheduleError.AFTER_SECONDS_MESSAGE;
 import static dev.horae.schedule.ScheduleError.AT_OFFSET_MESSAGE;
 import static dev.horae.schedule.ScheduleError.AT_REAL_DATE_MESSAGE;
@@ -38,19 +39,19 @@ public final class Selectors {
    * @return the target, or {@code invalid_rule} / {@code time_out_of_range}
    */
   public static ScheduleResult<Long> after(long nowMillis, long afterSeconds) {
-    if (afterSeconds < 1 || afterSeconds > JsonNumbers.MAX_SAFE) {
+    if (afterSeconds < 1 || afterSeconds > EcmaNumbers.MAX_SAFE_INTEGER) {
       return invalidRule(AFTER_SECONDS_MESSAGE);
     }
-    if (!JsonNumbers.isSafeInteger(nowMillis)) {
+    if (!EcmaNumbers.isSafeInteger(nowMillis)) {
       return outOfRange();
     }
     // afterSeconds ≤ 2^53, so the product fits a long; it must itself be a safe integer
     long delay = afterSeconds * 1000L;
-    if (!JsonNumbers.isSafeInteger(delay)) {
+    if (!EcmaNumbers.isSafeInteger(delay)) {
       return outOfRange();
     }
     long target = nowMillis + delay;
-    if (!JsonNumbers.isSafeInteger(target) || target <= nowMillis || target > UtcInstants.MAX_MILLIS) {
+    if (!EcmaNumbers.isSafeInteger(target) || target <= nowMillis || target > UtcInstants.MAX_MILLIS) {
       return outOfRange();
     }
     return ScheduleResult.ok(target);
@@ -107,7 +108,7 @@ public final class Selectors {
    * @return the target, {@code time_out_of_range} or {@code not_future}
    */
   public static ScheduleResult<Long> rangeThenFuture(long instant, long nowMillis) {
-    if (!JsonNumbers.isSafeInteger(nowMillis) || !UtcInstants.inRange(instant)) {
+    if (!EcmaNumbers.isSafeInteger(nowMillis) || !UtcInstants.inRange(instant)) {
       return outOfRange();
     }
     if (instant <= nowMillis) {

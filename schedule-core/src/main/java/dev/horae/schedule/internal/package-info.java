@@ -1,6 +1,6 @@
 /**
- * Implementation details of the Schedule core: ECMAScript number rules, canonical UTC instants,
- * the selector grammars and the client-zone derivation. Not an API; may change without notice.
+ * Implementation details of the Schedule core: canonical UTC instants and the selector grammars.
+ * Not an API; may change without notice.
  */
 @NullMarked
 package dev.horae.schedule.internal;

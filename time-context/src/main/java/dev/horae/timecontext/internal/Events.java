@@ -3,6 +3,7 @@ package dev.horae.timecontext.internal;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.horae.spi.session.EventTypes;
 import dev.horae.spi.session.SessionEvent;
+import dev.horae.spi.zone.TimeContextAuthority;
 import java.util.OptionalLong;
 
 /**
@@ -12,7 +13,7 @@ import java.util.OptionalLong;
 public final class Events {
 
   /** The plugin name in a reading's source. */
-  public static final String PLUGIN = "time-context";
+  public static final String PLUGIN = TimeContextAuthority.PLUGIN;
 
   private Events() {}
 

@@ -1,7 +1,6 @@
 /**
- * Pure internals of time-context: ECMAScript-compatible JSON text, the reading grammar and text
- * composition, the backward position scan and small event readers. Not API; may change without
- * notice.
+ * Pure internals of time-context: the reading grammar and text composition, the backward position
+ * scan and small event readers. Not API; may change without notice.
  */
 @NullMarked
 package dev.horae.timecontext.internal;

@@ -13,10 +13,9 @@ import dev.horae.spi.session.Json;
 import dev.horae.spi.session.Session;
 import dev.horae.spi.session.SessionEvent;
 import dev.horae.spi.session.SurfaceOp;
-import dev.horae.timecontext.ClientZoneContext;
+import dev.horae.spi.zone.TimeContextAuthority;
 import dev.horae.timecontext.ReadingInvariant;
 import dev.horae.timecontext.ReadingMessages;
-import dev.horae.timecontext.TimeContextAuthority;
 import dev.horae.testkit.TestHost;
 import dev.horae.testkit.agent.ScriptedModel;
 import dev.horae.testkit.agent.TestAgent;
@@ -87,7 +86,7 @@ class TimeContextPluginTest {
     assertThat(Json.write(reading.data().get("source")))
         .isEqualTo("{\"kind\":\"plugin\",\"plugin\":\"time-context\",\"form\":\"snapshot\",\"sections\":[{\"name\":\"time-context\",\"text\":"
             + Json.write(Json.mapper().getNodeFactory().textNode(text(reading))) + "}]}");
-    assertThat(ReadingMessages.isExactReading(reading.data())).isTrue();
+    assertThat(TimeContextAuthority.isReading(reading.data())).isTrue();
     // the reading is valid under the invariant rules against the prefix it was appended to
     assertThat(ReadingInvariant.check(session.events().subList(0, 3), reading)).isEmpty();
     // nothing of it reaches the request header
@@ -309,7 +308,7 @@ class TimeContextPluginTest {
     assertThat(ReadingInvariant.check(agent.session().events().subList(0, (int) first.seq()), first)).isEmpty();
     assertThat(seen)
         .containsExactly(
-            Optional.of(new TimeContextAuthority(1, 1, Optional.of("Asia/Shanghai"), new ClientZoneContext.Resolved("Asia/Shanghai"))));
+            Optional.of(new TimeContextAuthority(1, 1, Optional.of("Asia/Shanghai"), List.of("Asia/Shanghai"))));
     // after the step, there is no open step and so no authority
     assertThat(TimeContextAuthority.of(agent.session().events(), agent.session().header().timeZone())).isEmpty();
   }
@@ -328,7 +327,7 @@ class TimeContextPluginTest {
     host.prompt(agent, "remind me at nine", "rpc-1", Optional.of("Asia/Shanghai"));
     host.settle();
     assertThat(text(readings(agent.session()).get(0))).doesNotContain("Browser").contains("[UTC]");
-    assertThat(seen.get(0).orElseThrow().client()).isEqualTo(new ClientZoneContext.Resolved("Asia/Shanghai"));
+    assertThat(seen.get(0).orElseThrow().resolvedClientZone()).hasValue("Asia/Shanghai");
   }
 
   @Test

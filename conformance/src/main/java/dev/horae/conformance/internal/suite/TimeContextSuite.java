@@ -7,8 +7,8 @@ import dev.horae.conformance.Outcome;
 import dev.horae.conformance.SuiteAdapter;
 import dev.horae.conformance.UnusableArgsException;
 import dev.horae.spi.session.SessionEvent;
-import dev.horae.timecontext.ClientZoneException;
-import dev.horae.timecontext.ClientZones;
+import dev.horae.spi.zone.ClientZoneException;
+import dev.horae.timecontext.ClientZoneContext;
 import dev.horae.timecontext.InvalidConfigException;
 import dev.horae.timecontext.ReadingInvariant;
 import dev.horae.timecontext.TimeContextConfig;
@@ -48,7 +48,7 @@ public final class TimeContextSuite implements SuiteAdapter {
         case "timecontext.validateConfig" ->
           Outcome.value(config(args).toJson());
         case "timecontext.clientZones" ->
-          Outcome.value(ClientZones.derive(args.list("messages")).toJson());
+          Outcome.value(ClientZoneContext.derive(args.list("messages")).toJson());
         case "timecontext.reading" ->
           TimeReadings.reading(config(args), args.events("events"), args.integer("turn"),
                   args.integer("step"), args.millis("now"), args.optList("messages"))

@@ -1,6 +1,7 @@
 package dev.horae.schedule.tools.internal;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.horae.spi.json.EcmaJson;
 import dev.horae.spi.message.ContentBlock;
 import dev.horae.spi.session.Json;
 import dev.horae.spi.tool.PresentationCard;

@@ -1,8 +1,8 @@
-package dev.horae.timecontext;
+package dev.horae.spi.zone;
 
 /**
- * The client-zone derivation met a recorded zone it cannot accept (spec §9 step 2). The message is
- * the exact spec text, e.g. {@code browser time zone must be canonical: "Etc/UTC"}.
+ * A recorded client zone the derivation cannot accept (time-context spec §9 step 2). The message
+ * is the exact spec text, e.g. {@code browser time zone must be canonical: "Etc/UTC"}.
  */
 public final class ClientZoneException extends RuntimeException {
 
