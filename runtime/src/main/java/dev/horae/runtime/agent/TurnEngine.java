@@ -9,6 +9,7 @@ import dev.horae.spi.gate.GateOutcome;
 import dev.horae.spi.gate.StateView;
 import dev.horae.spi.gate.ToolGates;
 import dev.horae.spi.jobs.PromptSection;
+import dev.horae.spi.json.EcmaJson;
 import dev.horae.spi.jobs.PromptSections;
 import dev.horae.spi.message.ContentBlock;
 import dev.horae.spi.message.UserMessage;
@@ -348,8 +349,8 @@ public final class TurnEngine {
     }
     if (outcome instanceof GateOutcome.SetResult s) {
       return s.output().isError()
-          ? ToolResult.error("Error: " + s.output().content().asText(Json.write(s.output().content())), Optional.empty())
-          : ToolResult.success(s.output().content(), List.of(new ContentBlock(Json.write(s.output().content()))));
+          ? ToolResult.error("Error: " + s.output().content().asText(EcmaJson.write(s.output().content())), Optional.empty())
+          : ToolResult.success(s.output().content(), List.of(new ContentBlock(EcmaJson.write(s.output().content()))));
     }
     return ToolResult.error("Error: pending: " + outcome.auditLabel(), Optional.of("PENDING"));
   }
