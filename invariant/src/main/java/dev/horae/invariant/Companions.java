@@ -15,10 +15,11 @@ public final class Companions {
   /**
    * The companions that guard session logs, in the order they are registered and reported.
    *
-   * @return Schedule, time-context and gate
+   * @return Schedule, time-context, gate and the turn structure
    */
   public static List<LogCompanion> logCompanions() {
-    return List.of(ScheduleCompanion.instance(), TimeContextCompanion.instance(), GateCompanion.instance());
+    return List.of(ScheduleCompanion.instance(), TimeContextCompanion.instance(), GateCompanion.instance(),
+        TurnStructureCompanion.instance());
   }
 
   /**

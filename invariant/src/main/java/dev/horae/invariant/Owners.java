@@ -22,4 +22,7 @@ public final class Owners {
   public static final String GATE = "@deepseek-ai/dsh-gate";
 
   private Owners() {}
+
+  /** The turn-structure companion (host contract §6.1: turn and step markers); the name is ours. */
+  public static final String TURNS = "@horae/turn-structure";
 }

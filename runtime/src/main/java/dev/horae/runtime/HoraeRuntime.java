@@ -3,6 +3,8 @@ package dev.horae.runtime;
 import dev.horae.runtime.agent.RuntimeAgent;
 import dev.horae.runtime.agent.RuntimeAgents;
 import dev.horae.runtime.agent.TurnEngine;
+import dev.horae.runtime.agent.TurnOutcome;
+import dev.horae.spi.Registration;
 import dev.horae.runtime.invariant.LogInvariantService;
 import dev.horae.runtime.tool.RuntimeToolRegistry;
 import dev.horae.spi.agent.AgentStatus;
@@ -36,6 +38,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -247,6 +250,23 @@ public final class HoraeRuntime implements Host, AutoCloseable {
         MessageSource.rpc("rpc-" + ids.next(), Optional.of(PromptAdmission.admitClientZone(clientZone))));
     agent.prompt(m);
     return m;
+  }
+
+  /**
+   * Listens for unprompted replies: a turn that a reminder or a job notice opened on an idle agent
+   * ended {@code completed} with assistant text. Nobody asked for that turn, so the reply reaches a
+   * user only through this listener (push it to the chat, send a notification).
+   *
+   * @param listener receives the outcome, on the driver's thread
+   * @return a handle that removes it
+   */
+  public Registration onUnpromptedReply(Consumer<TurnOutcome> listener) {
+    Objects.requireNonNull(listener, "listener");
+    return core.agents().onTurnEnd(outcome -> {
+      if (outcome.unprompted() && outcome.reason().equals("completed") && !outcome.finalText().isEmpty()) {
+        listener.accept(outcome);
+      }
+    });
   }
 
   /**

@@ -220,4 +220,24 @@ class HoraeRuntimeTest {
     assertThat(model.requests).singleElement()
         .satisfies(r -> assertThat(r.latestUserMessages()).extracting(ChatMessage.User::text).containsExactly("overdue"));
   }
+
+  @Test
+  void aTurnAPluginMessageOpenedIsReportedAsAnUnpromptedReplyAndAPromptedOneIsNot() throws Exception {
+    Recording model = new Recording().then(ModelResponse.text("to the user")).then(ModelResponse.text("nobody asked"));
+    List<dev.horae.runtime.agent.TurnOutcome> replies = Collections.synchronizedList(new ArrayList<>());
+    try (HoraeRuntime horae = HoraeRuntime.builder().clock(CLOCK).model(model).build()) {
+      var unused = horae.onUnpromptedReply(replies::add);
+      RuntimeAgent agent = horae.openAgent("s1");
+      horae.prompt(agent, "hello");
+      settle(agent);
+      agent.followup(horae.messages().text("[SCHEDULE REMINDER] stretch", dev.horae.spi.message.MessageSource.plugin("tool-schedule")));
+      settle(agent);
+    }
+    assertThat(replies).singleElement().satisfies(r -> {
+      assertThat(r.turn()).isEqualTo(2);
+      assertThat(r.sessionId()).isEqualTo("s1");
+      assertThat(r.finalText()).isEqualTo("nobody asked");
+      assertThat(r.trigger().orElseThrow().text()).contains("stretch");
+    });
+  }
 }

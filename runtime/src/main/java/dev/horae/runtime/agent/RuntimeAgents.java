@@ -57,6 +57,7 @@ public final class RuntimeAgents implements AgentRegistry {
   private final List<PreStepListener> prepended = new ArrayList<>();
   private final List<PreStepListener> appended = new ArrayList<>();
   private final List<TurnStopListener> stopListeners = new CopyOnWriteArrayList<>();
+  private final List<TurnListener> turnListeners = new CopyOnWriteArrayList<>();
   private final TurnEngine engine;
   private final Executor drivers;
   private final WarningSink warnings;
@@ -210,6 +211,28 @@ public final class RuntimeAgents implements AgentRegistry {
   public Registration onTurnStopping(TurnStopListener listener) {
     stopListeners.add(listener);
     return () -> stopListeners.remove(listener);
+  }
+
+  /**
+   * Listens for the end of every turn of every agent, for instance to hand an unprompted reply
+   * (see {@link TurnOutcome#unprompted()}) to the user.
+   *
+   * @param listener the listener
+   * @return a handle that removes it
+   */
+  public Registration onTurnEnd(TurnListener listener) {
+    turnListeners.add(listener);
+    return () -> turnListeners.remove(listener);
+  }
+
+  void turnEnded(TurnOutcome outcome) {
+    for (TurnListener l : turnListeners) {
+      try {
+        l.onTurnEnd(outcome);
+      } catch (RuntimeException e) {
+        warnings.warn("turn listener failed for " + outcome.agentId(), Optional.of(e));
+      }
+    }
   }
 
   /** Runs the turn-stopping hooks; a failing one is reported and the rest still run. */

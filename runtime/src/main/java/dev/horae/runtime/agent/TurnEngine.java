@@ -89,10 +89,11 @@ public final class TurnEngine {
     Session session = agent.session();
     long turn = nextTurnNumber(session);
     AbortController signal = agent.beginTurn();
+    Steps steps = new Steps(agent, registry, turn, signal);
     CompletableFuture<String> reason;
     try {
       session.append(EventTypes.TURN_START, obj().put("turn", turn));
-      reason = new Steps(agent, registry, turn, signal).run();
+      reason = steps.run();
     } catch (RuntimeException e) {
       reason = CompletableFuture.failedFuture(e);
     }
@@ -101,12 +102,18 @@ public final class TurnEngine {
       if (failure != null && !signal.aborted()) {
         warnings.warn("turn " + turn + " of " + agent.id() + " failed", Optional.of(failure));
       }
+      boolean ended = true;
       try {
         session.append(EventTypes.TURN_END, obj().put("turn", turn).put("reason", why));
       } catch (RuntimeException e) {
+        ended = false;
         warnings.warn("turn/end could not be appended for " + agent.id(), Optional.of(e));
       }
       agent.endTurn();
+      if (ended) {
+        registry.turnEnded(new TurnOutcome(agent.id(), session.id(), turn, why,
+            Optional.ofNullable(steps.trigger), steps.finalText));
+      }
       return null;
     });
   }
@@ -120,6 +127,10 @@ public final class TurnEngine {
     private final CompletableFuture<String> done = new CompletableFuture<>();
     private long step = 1;
     private boolean concluded;
+    /** The message that opened the turn (read after the turn, on the same chain). */
+    @org.jspecify.annotations.Nullable UserMessage trigger;
+    /** The last assistant text so far. */
+    String finalText = "";
 
     Steps(RuntimeAgent agent, RuntimeAgents registry, long turn, AbortController signal) {
       this.agent = agent;
@@ -160,6 +171,9 @@ public final class TurnEngine {
         return end("aborted");
       }
       List<UserMessage> claimed = agent.claim(step == 1, turn);
+      if (step == 1 && !claimed.isEmpty()) {
+        trigger = claimed.get(0);
+      }
       return registry.preStep(agent, claimed, turn, step, signal).thenCompose(decision -> {
         if (signal.aborted()) {
           return end("aborted");
@@ -176,7 +190,7 @@ public final class TurnEngine {
         for (UserMessage m : messages) {
           session.append(EventTypes.USER_MESSAGE, m.toJson(), AppendOptions.VISIBLE);
         }
-        return modelStep(agent, turn, step, signal).handle((stepEnd, failure) -> {
+        return modelStep(agent, turn, step, signal, this).handle((stepEnd, failure) -> {
           session.append(EventTypes.STEP_END, obj().put("turn", turn).put("step", step));
           if (failure != null) {
             return CompletableFuture.<Optional<String>>failedFuture(failure);
@@ -204,7 +218,7 @@ public final class TurnEngine {
     }
   }
 
-  private CompletionStage<StepEnd> modelStep(RuntimeAgent agent, long turn, long step, AbortController signal) {
+  private CompletionStage<StepEnd> modelStep(RuntimeAgent agent, long turn, long step, AbortController signal, Steps steps) {
     Session session = agent.session();
     ModelPort model = agent.model();
     if (model == null) {
@@ -232,6 +246,9 @@ public final class TurnEngine {
       open.set(false);
       if (failure != null) {
         return CompletableFuture.<StepEnd>failedFuture(new ModelFailure("model request failed", failure));
+      }
+      if (!response.text().isEmpty()) {
+        steps.finalText = response.text();
       }
       return record(agent, session, turn, step, response, streamed.get(), signal);
     }).thenCompose(s -> s);
