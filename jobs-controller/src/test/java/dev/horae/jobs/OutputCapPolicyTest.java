@@ -81,19 +81,20 @@ class OutputCapPolicyTest {
   void denialsBlocksAndReplacementsAreBoundedOnEveryCappedTool() {
     TestAgent agent = host.createAgent();
     startCapped(agent);
+    String job = "{\"id\":\"bash-1\",\"kind\":\"bash\",\"label\":\"chatty\",\"status\":\"running\"}";
+    List<ContentBlock> replaced = List.of(new ContentBlock("replaced by policy: " + LONG));
     Map<String, ToolResult> outcomes =
         Map.of(
             "denial", ToolResult.error("Error: denied: " + LONG, Optional.of("DENIED")),
             "block", ToolResult.error("Error: blocked: " + LONG, Optional.of("BLOCKED")),
-            "replacement",
-                ToolResult.success(
-                    Json.parse("{\"text\":\"\",\"job\":{\"id\":\"bash-1\",\"kind\":\"bash\",\"label\":\"chatty\","
-                        + "\"status\":\"running\"}}"),
-                    List.of(new ContentBlock("replaced by policy: " + LONG))),
+            // replacements keep a value of the tool's own shape but not its default rendering
+            "read replacement",
+                ToolResult.success(Json.parse("{\"text\":\"\",\"job\":" + job + "}"), replaced),
             "kill replacement",
                 ToolResult.success(
-                    Json.parse("{\"id\":\"bash-1\",\"outcome\":\"cancellation-requested\"}"),
-                    List.of(new ContentBlock("replaced by policy: " + LONG))));
+                    Json.parse("{\"outcome\":\"cancellation-requested\",\"job\":" + job + "}"), replaced),
+            "replacement of another shape",
+                ToolResult.success(Json.parse("{\"replaced\":true}"), replaced));
     for (String tool : List.of("job_output", "job_kill")) {
       for (Map.Entry<String, ToolResult> outcome : outcomes.entrySet()) {
         decision.set(Optional.of(outcome.getValue()));
