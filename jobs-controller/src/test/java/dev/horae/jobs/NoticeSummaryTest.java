@@ -14,7 +14,8 @@ import org.junit.jupiter.api.Timeout;
  * Jobs spec §4.2 and D-08: a summary longer than 120 UTF-16 units keeps 119 units plus {@code …},
  * or 118 when unit 119 would be the high half of a surrogate pair.
  */
-@Timeout(value = 10, unit = TimeUnit.SECONDS)
+// a separate thread, so a join that never completes fails the test instead of hanging the run
+@Timeout(value = 10, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class NoticeSummaryTest {
 
   /** A character outside the BMP: two UTF-16 units. */

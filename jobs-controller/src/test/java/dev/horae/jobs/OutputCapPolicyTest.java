@@ -30,7 +30,8 @@ import org.junit.jupiter.api.Timeout;
  * before every policy hook — even one registered before the controller loaded — and every
  * one-text result a policy ends the call with (denial, block, replacement) is bounded.
  */
-@Timeout(value = 10, unit = TimeUnit.SECONDS)
+// a separate thread, so a join that never completes fails the test instead of hanging the run
+@Timeout(value = 10, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class OutputCapPolicyTest {
 
   private static final long CAP = 64;

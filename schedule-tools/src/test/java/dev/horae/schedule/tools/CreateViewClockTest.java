@@ -17,7 +17,8 @@ import org.junit.jupiter.api.Timeout;
  * view from a second one taken after the barrier. A clock that moves while the barrier is slow
  * must show in the view.
  */
-@Timeout(value = 10, unit = TimeUnit.SECONDS)
+// a separate thread, so a join that never completes fails the test instead of hanging the run
+@Timeout(value = 10, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class CreateViewClockTest {
 
   @Test

@@ -23,7 +23,8 @@ import org.junit.jupiter.api.Timeout;
  * when another pre-step listener was registered before the plugin loaded. Being outermost is what
  * lets it see the final downstream decision and sample the clock after everything below it ran.
  */
-@Timeout(value = 10, unit = TimeUnit.SECONDS)
+// a separate thread, so a join that never completes fails the test instead of hanging the run
+@Timeout(value = 10, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class PrependedListenerTest {
 
   private static final Instant START = Instant.parse("2026-07-14T00:00:00Z");
