@@ -1,5 +1,6 @@
 package dev.horae.schedule;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.horae.spi.json.EcmaJson;
 import dev.horae.spi.json.EcmaNumbers;
 import dev.horae.spi.session.EventTypes;
@@ -7,6 +8,7 @@ import dev.horae.spi.session.SessionEvent;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalLong;
 
 /**
  * The host-facing receipt of one dispatch (spec §10): the id, prompt and occurrence of the
@@ -31,6 +33,11 @@ public record ReminderPresentation(String scheduleId, String prompt, String occu
     Objects.requireNonNull(occurrenceAt, "occurrenceAt");
   }
 
+  private static final String SEQ_MESSAGE =
+      "schedule presentation seq must be a non-negative safe integer";
+  private static final String SEED_MESSAGE =
+      "schedule seedLength must be within the supplied event log";
+
   /**
    * {@code scheduleReminderPresentation(events, dispatchSeq, seedLength)}.
    *
@@ -47,12 +54,10 @@ public record ReminderPresentation(String scheduleId, String prompt, String occu
   public static Optional<ReminderPresentation> project(
       List<SessionEvent> events, long dispatchSeq, long seedLength) {
     if (dispatchSeq < 0 || !EcmaNumbers.isSafeInteger(dispatchSeq)) {
-      throw new CorruptScheduleLogException(
-          "schedule presentation seq must be a non-negative safe integer");
+      throw new CorruptScheduleLogException(SEQ_MESSAGE);
     }
     if (seedLength < 0 || seedLength > events.size()) {
-      throw new CorruptScheduleLogException(
-          "schedule seedLength must be within the supplied event log");
+      throw new CorruptScheduleLogException(SEED_MESSAGE);
     }
     if (dispatchSeq >= events.size() || events.get((int) dispatchSeq).seq() != dispatchSeq) {
       throw new CorruptScheduleLogException(
@@ -85,6 +90,30 @@ public record ReminderPresentation(String scheduleId, String prompt, String occu
     }
     throw new CorruptScheduleLogException(
         "schedule dispatch targets inactive id " + EcmaJson.string(id));
+  }
+
+  /**
+   * {@link #project(List, long, long)} with {@code dispatchSeq} and {@code seedLength} as the JSON
+   * values a caller outside Java passes: a value that is not a safe integer (a fraction, a string,
+   * {@code null}, {@code NaN}) fails the same checks, in the same order (spec §10).
+   *
+   * @param events the raw log, with contiguous seqs from 0
+   * @param dispatchSeq the seq of the event to present, any JSON
+   * @param seedLength the current session's {@code seedLength}, any JSON
+   * @return the presentation, or empty when the event is not a dispatch change
+   * @throws CorruptScheduleLogException as {@link #project(List, long, long)}
+   */
+  public static Optional<ReminderPresentation> project(
+      List<SessionEvent> events, JsonNode dispatchSeq, JsonNode seedLength) {
+    OptionalLong seq = EcmaNumbers.safeInteger(dispatchSeq);
+    if (seq.isEmpty() || seq.getAsLong() < 0) {
+      throw new CorruptScheduleLogException(SEQ_MESSAGE);
+    }
+    OptionalLong seed = EcmaNumbers.safeInteger(seedLength);
+    if (seed.isEmpty()) {
+      throw new CorruptScheduleLogException(SEED_MESSAGE);
+    }
+    return project(events, seq.getAsLong(), seed.getAsLong());
   }
 
   /**

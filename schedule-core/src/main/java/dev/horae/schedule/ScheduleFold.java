@@ -1,5 +1,6 @@
 package dev.horae.schedule;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.horae.spi.json.EcmaJson;
 import dev.horae.spi.json.EcmaNumbers;
 import dev.horae.spi.session.EventTypes;
@@ -10,6 +11,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 
 /**
@@ -80,6 +82,25 @@ public final class ScheduleFold {
     // a fresh fold is discarded on failure, so it may apply without staging
     fold.applyDirect(events.subList((int) seedLength, events.size()));
     return fold.state();
+  }
+
+  /**
+   * {@code fold(events, seedLength)} with {@code seedLength} as the JSON value a caller outside
+   * Java passes: a value that is not a safe integer (a fraction, a string, {@code NaN}) fails the
+   * same input check as one outside the log (spec §3.5).
+   *
+   * @param events the raw log, including any inherited prefix
+   * @param seedLength the {@code seedLength} value, any JSON
+   * @return the active records and seen ids
+   * @throws CorruptScheduleLogException as {@link #fold(List, long)}, and when {@code seedLength}
+   *     is not a safe integer
+   */
+  public static ScheduleState fold(List<SessionEvent> events, JsonNode seedLength) {
+    OptionalLong n = EcmaNumbers.safeInteger(seedLength);
+    if (n.isEmpty()) {
+      throw new CorruptScheduleLogException(SEED_MESSAGE);
+    }
+    return fold(events, n.getAsLong());
   }
 
   /**

@@ -27,6 +27,7 @@ import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -179,8 +180,10 @@ public final class JobTools {
     }
     Optional<JsonNode> value = result.value();
     if (!result.isError() && value.isPresent()) {
-      String plain = renderRead(value.get(), OptionalLong.empty());
-      if (result.content().isEmpty() || result.content().equals(List.of(new ContentBlock(plain)))) {
+      Optional<String> plain = defaultRendering(() -> renderRead(value.get(), OptionalLong.empty()));
+      if (plain.isPresent()
+          && (result.content().isEmpty()
+              || result.content().equals(List.of(new ContentBlock(plain.get()))))) {
         return List.of(new ContentBlock(renderRead(value.get(), cap)));
       }
     }
@@ -196,13 +199,25 @@ public final class JobTools {
     if (!result.isError()
         && value.isPresent()
         && value.get().path("outcome").asText().equals(KillOutcome.REQUESTED.wire())
-        && result
-            .content()
-            .equals(List.of(new ContentBlock(renderKill(value.get(), OptionalLong.empty()))))) {
+        && defaultRendering(() -> renderKill(value.get(), OptionalLong.empty()))
+            .map(plain -> result.content().equals(List.of(new ContentBlock(plain))))
+            .orElse(false)) {
       // the live-job acknowledgement is never shortened (D-03)
       return result.content();
     }
     return boundSingle(result.content(), cap);
+  }
+
+  /**
+   * The default rendering of a result value, or empty when the value is not of the tool's own
+   * shape: a policy replacement may carry any value, and it is then bounded as a single text.
+   */
+  private static Optional<String> defaultRendering(Supplier<String> render) {
+    try {
+      return Optional.of(render.get());
+    } catch (IllegalArgumentException notOurs) {
+      return Optional.empty();
+    }
   }
 
   private static List<ContentBlock> boundSingle(List<ContentBlock> content, OptionalLong cap) {

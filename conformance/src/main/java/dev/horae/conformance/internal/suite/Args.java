@@ -117,10 +117,6 @@ final class Args {
     return integer(node(name), "args." + name);
   }
 
-  long optInteger(String name, long fallback) {
-    return optNode(name).isPresent() ? integer(name) : fallback;
-  }
-
   OptionalLong optInteger(String name) {
     return optNode(name).isPresent() ? OptionalLong.of(integer(name)) : OptionalLong.empty();
   }
@@ -171,11 +167,16 @@ final class Args {
       }
       long seq = e.hasNonNull("seq") ? integer(e.get("seq"), what + ".seq") : i;
       long time = e.hasNonNull("time") ? millis(e.get("time"), what + ".time") : 0;
+      // a null payload is a payload: the decoders that read it own the error for it
       JsonNode data = e.get("data");
-      if (data == null || data.isNull()) {
+      if (data == null) {
         throw new UnusableArgsException(what + ".data is required");
       }
-      out.add(SessionEvent.of(seq, e.get("type").textValue(), time, data));
+      try {
+        out.add(SessionEvent.of(seq, e.get("type").textValue(), time, data));
+      } catch (IllegalArgumentException notAnEvent) {
+        throw new UnusableArgsException(what + ": " + notAnEvent.getMessage(), notAnEvent);
+      }
     }
     return out;
   }

@@ -20,6 +20,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 /** The {@code gate} suite on {@code dev.horae.gate} (gate-runtime). */
 public final class GateSuite implements SuiteAdapter {
@@ -42,13 +43,9 @@ public final class GateSuite implements SuiteAdapter {
   public Outcome call(String fn, JsonNode json) {
     Args args = Args.of(json);
     return switch (fn) {
-      case "gate.validateResume" -> {
-        Optional<ResumeError> e = ResumeValidation.validate(
-            decode(args, "ticket", GateJson::decodeTicket), decode(args, "command", GateJson::decodeResumeCommand));
-        yield e.map(error -> Outcome.error(GateJson.encodeResumeError(error)))
-            .orElseGet(() -> Outcome.text("ok"));
-      }
-      case "gate.decodeTicket" -> decodeTicket(args);
+      case "gate.validateResume" -> validateResume(args);
+      case "gate.decodeTicket" ->
+        decoded(() -> Outcome.value(GateJson.encodeTicket(GateJson.decodeTicket(args.node("json")))));
       case "gate.auditLabel" ->
         Outcome.text(decode(args, "outcome", GateJson::decodeOutcome).auditLabel());
       case "gate.fromPermission" ->
@@ -73,9 +70,20 @@ public final class GateSuite implements SuiteAdapter {
     };
   }
 
-  private static Outcome decodeTicket(Args args) {
+  // the ticket and command decoders have their own specified rejections (gate spec §3.4, §6.1),
+  // so a value they refuse is the function's error, not an unusable case
+  private static Outcome validateResume(Args args) {
+    return decoded(() -> {
+      Optional<ResumeError> e = ResumeValidation.validate(
+          GateJson.decodeTicket(args.node("ticket")), GateJson.decodeResumeCommand(args.node("command")));
+      return e.map(error -> Outcome.error(GateJson.encodeResumeError(error)))
+          .orElseGet(() -> Outcome.text("ok"));
+    });
+  }
+
+  private static Outcome decoded(Supplier<Outcome> call) {
     try {
-      return Outcome.value(GateJson.encodeTicket(GateJson.decodeTicket(args.node("json"))));
+      return call.get();
     } catch (GateJsonException e) {
       ObjectNode error = JsonNodeFactory.instance.objectNode();
       error.put("message", String.valueOf(e.getMessage()));
@@ -100,7 +108,7 @@ public final class GateSuite implements SuiteAdapter {
     }
   }
 
-  // outside gate.decodeTicket a decode failure means the case's arguments are not gate values
+  // outside the ticket and command decoders a decode failure means the case's arguments are not gate values
   private static <T> T decode(Args args, String name, Function<JsonNode, T> decoder) {
     try {
       return decoder.apply(args.node(name));
