@@ -36,7 +36,66 @@ final class LogHost {
    * @return the host
    */
   public static LogHost create() {
-    return over(new MemorySessionStore());
+    return over(new HoldingStore());
+  }
+
+  /**
+   * Holds the next persist of this host's store until the returned handle is released.
+   *
+   * @return the hold
+   * @throws IllegalStateException when this host's store is not the in-memory one of {@link #create()}
+   */
+  public Hold holdNextFlush() {
+    if (!(store instanceof HoldingStore holding)) {
+      throw new IllegalStateException("only a host made by create() can hold a flush");
+    }
+    Hold hold = new Hold();
+    holding.next = hold;
+    return hold;
+  }
+
+  /** A held persist: reached once the flush arrives, kept once released. */
+  static final class Hold {
+    private final java.util.concurrent.CompletableFuture<Void> gate = new java.util.concurrent.CompletableFuture<>();
+    private volatile boolean reached;
+
+    boolean reached() {
+      return reached;
+    }
+
+    void release() {
+      gate.complete(null);
+    }
+  }
+
+  /** The in-memory store, whose next persist can be held. */
+  private static final class HoldingStore implements SessionStore {
+    private final MemorySessionStore inner = new MemorySessionStore();
+    private volatile @org.jspecify.annotations.Nullable Hold next;
+
+    @Override
+    public java.util.concurrent.CompletionStage<Void> persist(
+        dev.horae.spi.session.SessionHeader header, List<dev.horae.spi.session.SessionEvent> log) {
+      Hold hold = next;
+      if (hold == null) {
+        return inner.persist(header, log);
+      }
+      next = null;
+      // copy now: the flush covers the log as it was when it was called
+      dev.horae.spi.session.StoredSession copy = new dev.horae.spi.session.StoredSession(header, MemorySessionStore.copyOf(log));
+      hold.reached = true;
+      return hold.gate.thenRun(() -> inner.keep(copy));
+    }
+
+    @Override
+    public java.util.Optional<dev.horae.spi.session.StoredSession> load(String id) {
+      return inner.load(id);
+    }
+
+    @Override
+    public java.util.Set<String> ids() {
+      return inner.ids();
+    }
   }
 
   /**

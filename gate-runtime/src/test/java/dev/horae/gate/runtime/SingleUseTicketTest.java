@@ -6,7 +6,6 @@ import dev.horae.gate.EndCause;
 import dev.horae.gate.RunState;
 import dev.horae.spi.gate.ToolOutput;
 import dev.horae.spi.session.Json;
-import dev.horae.testkit.session.HeldFlush;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -86,10 +85,10 @@ class SingleUseTicketTest {
     interleaving.arm(
         () ->
             winner.add(
-                runtime.performScheduledAction("run-1", f.ctx(), f.host.time().millis()).toCompletableFuture()));
+                runtime.performScheduledAction("run-1", f.ctx(), f.host.clock().millis()).toCompletableFuture()));
 
     ResumeOutcome loser =
-        runtime.performScheduledAction("run-1", RunContext.of(interleaving), f.host.time().millis())
+        runtime.performScheduledAction("run-1", RunContext.of(interleaving), f.host.clock().millis())
             .toCompletableFuture()
             .join();
 
@@ -111,10 +110,10 @@ class SingleUseTicketTest {
     Fixture f = new Fixture();
     f.gate(Fixture.scheduling("sched-1"));
     assertThat(f.execute("run-1")).isEqualTo(RunState.awaiting());
-    HeldFlush preCommit = f.host.store().script().thenHold();
+    LogHost.Hold preCommit = f.host.holdNextFlush();
 
     CompletableFuture<ResumeOutcome> first =
-        f.runtime.performScheduledAction("run-1", f.ctx(), f.host.time().millis()).toCompletableFuture();
+        f.runtime.performScheduledAction("run-1", f.ctx(), f.host.clock().millis()).toCompletableFuture();
     assertThat(preCommit.reached()).isTrue();
     assertThat(first).isNotDone();
     // the tool waits for its pre-commit to be durable
