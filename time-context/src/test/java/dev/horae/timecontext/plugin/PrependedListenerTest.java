@@ -10,7 +10,7 @@ import dev.horae.spi.session.SessionEvent;
 import dev.horae.testkit.TestHost;
 import dev.horae.testkit.agent.ScriptedModel;
 import dev.horae.testkit.agent.TestAgent;
-import dev.horae.timecontext.ReadingMessages;
+import dev.horae.spi.zone.TimeContextAuthority;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -67,7 +67,7 @@ class PrependedListenerTest {
     assertThat(messages).hasSize(3);
     assertThat(messages.get(1).data().path("id").asText()).isEqualTo("policy-note");
     SessionEvent reading = messages.get(2);
-    assertThat(ReadingMessages.isExactReading(reading.data())).isTrue();
+    assertThat(TimeContextAuthority.isReading(reading.data())).isTrue();
     assertThat(reading.data().path("content").get(0).path("text").asText())
         .startsWith(
             "Time sampled while preparing turn 1, step 1: 2026-07-14T00:00:42+00:00[UTC]\n");

@@ -1,0 +1,67 @@
+package dev.horae.examples.docs;
+
+import dev.horae.runtime.HoraeRuntime;
+import dev.horae.runtime.agent.RuntimeAgent;
+import dev.horae.spi.model.ChatMessage;
+import dev.horae.spi.model.ModelPort;
+import dev.horae.spi.model.ModelResponse;
+import dev.horae.spi.session.Json;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Consumer;
+
+/** The snippets of {@code docs/runtime.md}, compiled. */
+public final class RuntimeUsage {
+
+  private RuntimeUsage() {}
+
+  /**
+   * A model port that shows what a request carries; an adapter maps the same fields onto its
+   * framework's chat request.
+   *
+   * @return the port
+   */
+  public static ModelPort echoingModel() {
+    // snippet:model-port
+    ModelPort model = request -> {
+      String system = request.systemPrompt();                      // base prompt + prompt sections
+      List<ChatMessage> history = request.messages();              // the whole model-visible history
+      int tools = request.tools().size();                          // name, description, JSON Schema
+      String last = request.latestUserMessages().isEmpty() ? ""
+          : request.latestUserMessages().get(request.latestUserMessages().size() - 1).text();
+      return CompletableFuture.completedFuture(ModelResponse.text(
+          "turn " + request.turn() + ", step " + request.step() + ": " + history.size() + " messages, "
+              + tools + " tools, system prompt " + system.length() + " chars; you said " + Json.write(Json.mapper().getNodeFactory().textNode(last))));
+    };
+    // end-snippet
+    return model;
+  }
+
+  /**
+   * Passes every unprompted reply (a reminder or a job notice woke the agent) to {@code push}.
+   *
+   * @param horae the runtime
+   * @param push where replies go, e.g. a websocket to the user's chat
+   */
+  public static void pushUnpromptedReplies(HoraeRuntime horae, Consumer<String> push) {
+    // snippet:unprompted
+    var registration = horae.onUnpromptedReply(outcome ->
+        push.accept(outcome.sessionId() + ": " + outcome.finalText()));
+    // end-snippet
+    horae.closeOnShutdown(registration::close);
+  }
+
+  /**
+   * Opens an agent with its own system prompt.
+   *
+   * @param horae the runtime
+   * @return the agent
+   */
+  public static RuntimeAgent assistant(HoraeRuntime horae) {
+    // snippet:system-prompt
+    RuntimeAgent agent = horae.openAgent("support-42", "Europe/Amsterdam")
+        .systemPrompt("You are a concise assistant. Use schedule_create for reminders.");
+    // end-snippet
+    return agent;
+  }
+}
