@@ -65,8 +65,8 @@ public class TurnBenchmark {
 
   /** Step 1 calls {@code echo}; the step after a tool result answers. */
   private static final ModelPort STUB = request -> {
-    boolean afterTool = !request.messages().isEmpty()
-        && request.messages().get(request.messages().size() - 1) instanceof ChatMessage.ToolOutcome
+    boolean afterTool = (!request.messages().isEmpty()
+        && request.messages().get(request.messages().size() - 1) instanceof ChatMessage.ToolOutcome)
         || request.latestUserMessages().stream().noneMatch(m -> m.source().kind().equals("user"));
     return CompletableFuture.completedFuture(afterTool
         ? ModelResponse.text("done")
