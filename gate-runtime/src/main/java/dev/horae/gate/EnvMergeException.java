@@ -1,5 +1,7 @@
 package dev.horae.gate;
 
+import dev.horae.spi.HoraeException;
+
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -9,7 +11,7 @@ import java.util.Map;
  * Why the resolved environment could not be merged (gate specification §10.3). A domain error
  * with a stable {@link #code()} and the code's extra fields.
  */
-public final class EnvMergeException extends RuntimeException {
+public final class EnvMergeException extends HoraeException {
 
   private static final long serialVersionUID = 1L;
 

@@ -1,12 +1,14 @@
 package dev.horae.schedule;
 
+import dev.horae.spi.HoraeException;
+
 /**
  * A {@code schedule/change} payload or sequence that version 1 cannot accept (spec §3.4, §3.5,
  * §10, §16.10). The message is one of the spec's exact internal texts; it appears in invariant
  * violations and owner warnings and is never shown to the model, which sees
  * {@code corrupt_schedule_log} instead.
  */
-public final class CorruptScheduleLogException extends RuntimeException {
+public final class CorruptScheduleLogException extends HoraeException {
 
   /** Serialization version. */
   private static final long serialVersionUID = 1L;

@@ -1,7 +1,9 @@
 package dev.horae.store;
 
+import dev.horae.spi.HoraeException;
+
 /** A session store failure that is not a bug in the caller: unreadable, corrupt or locked data. */
-public class SessionStoreException extends RuntimeException {
+public class SessionStoreException extends HoraeException {
 
   /**
    * Creates the exception.

@@ -1,10 +1,12 @@
 package dev.horae.spi.invariant;
 
+import dev.horae.spi.HoraeException;
+
 /**
  * A broken invariant: code {@code INVARIANT}, message
  * {@code invariant violated by "<owner>": <detail>}.
  */
-public final class InvariantViolation extends RuntimeException {
+public final class InvariantViolation extends HoraeException {
 
   private static final long serialVersionUID = 1L;
 

@@ -1,12 +1,14 @@
 package dev.horae.spi.jobs;
 
+import dev.horae.spi.HoraeException;
+
 import java.util.Objects;
 
 /**
  * The one unchecked failure of the job seam: a stable {@code code} plus the exact message of the
  * jobs specification (e.g. {@code unknown_job} / {@code unknown job bash-9}).
  */
-public class JobsException extends RuntimeException {
+public class JobsException extends HoraeException {
 
   private static final long serialVersionUID = 1L;
 

@@ -1,10 +1,12 @@
 package dev.horae.gate.runtime;
 
+import dev.horae.spi.HoraeException;
+
 /**
  * A tool-batch rule was broken (gate specification §7.2, §7.4). Carries the stable code, e.g.
  * {@code waitMismatch} or {@code illegalTransition}.
  */
-public final class BatchException extends RuntimeException {
+public final class BatchException extends HoraeException {
 
   private static final long serialVersionUID = 1L;
 

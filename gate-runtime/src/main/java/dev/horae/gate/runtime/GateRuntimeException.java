@@ -1,12 +1,14 @@
 package dev.horae.gate.runtime;
 
+import dev.horae.spi.HoraeException;
+
 import org.jspecify.annotations.Nullable;
 
 /**
  * An unexpected runtime failure (gate specification §13), with its category. Expected rejections
  * are values ({@link ResumeOutcome.Rejected}), never this exception.
  */
-public abstract sealed class GateRuntimeException extends RuntimeException
+public abstract sealed class GateRuntimeException extends HoraeException
     permits CommitRejectedException, CommitStoreException, GateRuntimeException.Resolution,
         GateRuntimeException.Execution {
 

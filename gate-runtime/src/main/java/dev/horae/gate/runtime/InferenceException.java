@@ -1,9 +1,11 @@
 package dev.horae.gate.runtime;
 
+import dev.horae.spi.HoraeException;
+
 /**
  * A classified model failure; ends the Run with {@code error(inference{code, message})}.
  */
-public final class InferenceException extends RuntimeException {
+public final class InferenceException extends HoraeException {
 
   private static final long serialVersionUID = 1L;
 

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.horae.spi.AbortController;
+import dev.horae.spi.HoraeException;
 import dev.horae.spi.gate.GateChain;
 import dev.horae.spi.gate.GateOutcome;
 import dev.horae.spi.gate.StateView;
@@ -74,7 +75,7 @@ public final class TurnEngine {
   }
 
   /** A failed model request. */
-  static final class ModelFailure extends RuntimeException {
+  static final class ModelFailure extends HoraeException {
     private static final long serialVersionUID = 1L;
 
     ModelFailure(String message, Throwable cause) {
