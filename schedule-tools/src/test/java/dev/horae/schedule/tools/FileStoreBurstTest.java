@@ -18,7 +18,7 @@ import org.junit.jupiter.api.io.TempDir;
  * Issue 19 acceptance on the crash-safe file store: 10,000 reminders due at once are all
  * delivered, each exactly once and in due order, and every dispatch is in the store's event file
  * when it is reopened. Every flush goes to the file store. With fsync on every flush that wrote
- * lines (the store's default) the 20,000 forced flushes take over a minute on a shared 2-core
+ * lines (the store's default) the 20,000 forced flushes take 35–75 s on a shared 2-core
  * machine, so that variant is tagged {@code slow} ({@code mvn -Pslow}); the same burst without
  * fsync runs in the default build.
  */
