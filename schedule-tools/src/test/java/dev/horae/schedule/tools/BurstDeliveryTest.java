@@ -5,11 +5,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.horae.schedule.ChangeCodec;
 import dev.horae.schedule.ScheduleChange;
 import dev.horae.schedule.ScheduleRecord;
+import dev.horae.spi.message.UserMessage;
 import dev.horae.spi.session.CreateOptions;
 import dev.horae.spi.session.EventTypes;
 import dev.horae.spi.session.Session;
 import dev.horae.spi.session.SessionEvent;
 import dev.horae.testkit.TestHost;
+import dev.horae.testkit.agent.ModelRequest;
+import dev.horae.testkit.agent.ScriptedModel;
 import dev.horae.testkit.agent.TestAgent;
 import java.util.ArrayList;
 import java.util.List;
@@ -27,7 +30,8 @@ import org.junit.jupiter.api.Timeout;
  * Issue 19, on the testkit host with {@code ManualTime}: a burst of 10,000 due reminders is
  * delivered completely, each exactly once, in due order (target, then creation order), whether the
  * owner's stages complete synchronously on the caller's thread or on another thread, and the owner's
- * stack does not grow per dispatch. Before the fix the owner composed {@code drive → claim → drive}
+ * stack does not grow per dispatch. With a model attached, each reminder of a burst still gets its
+ * own claim and its own turn (spec §12.4). Before the fix the owner composed {@code drive → claim → drive}
  * recursively and stopped with a {@code StackOverflowError} after about 900 dispatches.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
@@ -114,6 +118,40 @@ class BurstDeliveryTest {
 
     assertThat(Burst.followedUp(a)).containsExactlyElementsOf(dueOrder);
     assertThat(Burst.dispatched(session.events())).containsExactlyElementsOf(dueOrder);
+    assertOwnerHealthy(f, a);
+  }
+
+  @Test
+  void withAModelEachReminderOfABurstGetsItsOwnTurnInDueOrder() {
+    TestHost host = Burst.hostOver(Burst::instant);
+    Fixture f = new Fixture(host);
+    TestAgent a = f.agent();
+    ScriptedModel model = new ScriptedModel();
+    a.useModel(model);
+    int count = 500;
+    Burst burst = Burst.create(f, a, count, 29);
+
+    Burst.makeAllDue(host);
+
+    burst.assertDeliveredOnceInDueOrder(a, a.session());
+    // spec §12.4: one claim and one reminder turn per record; the next claim waits for idle
+    List<String> turns = new ArrayList<>();
+    for (ModelRequest request : model.requests()) {
+      for (UserMessage m : request.messages()) {
+        turns.addAll(Burst.framedIds(m.text()));
+      }
+    }
+    assertThat(model.requests()).hasSize(count);
+    assertThat(turns).containsExactlyElementsOf(burst.dueOrder);
+    StringBuilder shape = new StringBuilder();
+    for (SessionEvent e : a.session().events()) {
+      if (isDispatch(e)) {
+        shape.append('D');
+      } else if (e.type().equals(EventTypes.TURN_START)) {
+        shape.append('T');
+      }
+    }
+    assertThat(shape.toString()).isEqualTo("DT".repeat(count));
     assertOwnerHealthy(f, a);
   }
 
