@@ -59,9 +59,13 @@ class BurstDeliveryTest {
       }
     });
 
+    long flushes = f.owner(a).flushes();
+
     Burst.makeAllDue(host);
 
     burst.assertDeliveredOnceInDueOrder(a, a.session());
+    // one claim per reminder: a preflight and a dispatch barrier each, then one last preflight
+    assertThat(f.owner(a).flushes() - flushes).isEqualTo(2L * COUNT + 1);
     // every dispatch ran on this thread (all stages synchronous), from one and the same depth
     assertThat(depths).hasSize(COUNT);
     assertThat(depths.stream().mapToInt(Integer::intValue).max().orElseThrow())

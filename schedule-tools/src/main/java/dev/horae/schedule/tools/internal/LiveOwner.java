@@ -244,8 +244,8 @@ public final class LiveOwner {
    * until the agent is idle again") and the per-reminder order of S193 ({@code flush → claim →
    * followup → dispatch append → release → flush}) leave no room to queue a second followup inside
    * the same claim, and the seed's maintenance task likewise queues one followup and appends one
-   * dispatch. So a burst of n due records costs n claims and 2n owner flushes (each drive's
-   * preflight and its dispatch barrier, spec §12.3 steps 2 and 8); what keeps a burst cheap is that
+   * dispatch. So a burst of n due records costs n claims and 2n + 1 owner flushes (each drive's
+   * preflight and its dispatch barrier, spec §12.3 steps 2 and 8, and a last preflight); what keeps a burst cheap is that
    * each drive is O(log n) (the fold's due-order heap) and runs at constant stack depth.
    */
   private boolean task() {
