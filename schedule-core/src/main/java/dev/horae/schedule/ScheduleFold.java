@@ -1,6 +1,6 @@
 package dev.horae.schedule;
 
-import dev.horae.schedule.internal.ActiveRecords;
+import dev.horae.schedule.internal.RecordIndex;
 import dev.horae.schedule.internal.JsonNumbers;
 import dev.horae.spi.session.EventTypes;
 import dev.horae.spi.session.SessionEvent;
@@ -20,9 +20,9 @@ import java.util.Set;
  *
  * <p>Every operation the tools and the owner run on a live fold is independent of the log's length
  * and, but for logarithmic factors, of the number of active records: a create, delete or dispatch
- * is O(log n) (an id index plus an indexed due-order heap, maintained as each change is absorbed),
- * {@link #earliest()} is O(1), {@link #activeRecord} is O(1), and {@link #active()} is linear in
- * the records it returns.
+ * is O(log n) (one id index plus an indexed due-order heap, maintained as each change is absorbed),
+ * {@link #earliest()} is O(1) (its first call builds the heap, so a fold that never asks pays for
+ * none), {@link #activeRecord} is O(1), and {@link #active()} is linear in the records it returns.
  *
  * <p>Not thread-safe: one owner (the per-agent queue) mutates it at a time.
  */
@@ -33,24 +33,22 @@ public final class ScheduleFold {
 
   private final long seedLength;
   private long position;
-  private final ActiveRecords active;
+  private final RecordIndex index;
+  /** Seen ids in creation order; {@link #index} answers membership. */
   private final ArrayList<String> seen;
-  private final HashSet<String> seenSet;
 
   private ScheduleFold(long seedLength) {
     this.seedLength = seedLength;
     this.position = seedLength;
-    this.active = new ActiveRecords();
+    this.index = new RecordIndex();
     this.seen = new ArrayList<>();
-    this.seenSet = new HashSet<>();
   }
 
   private ScheduleFold(ScheduleFold other) {
     this.seedLength = other.seedLength;
     this.position = other.position;
-    this.active = other.active.copy();
+    this.index = other.index.copy();
     this.seen = new ArrayList<>(other.seen);
-    this.seenSet = new HashSet<>(other.seenSet);
   }
 
   /**
@@ -137,13 +135,12 @@ public final class ScheduleFold {
   private void apply(ScheduleChange change) {
     String id = change.id();
     if (change instanceof ScheduleChange.Create create) {
-      if (!seenSet.add(id)) {
+      if (index.seen(id)) {
         throw reused(id);
       }
-      // the creation order is the record's index among the owned suffix's creates
-      active.add(create.record(), seen.size());
+      index.create(create.record());
       seen.add(id);
-    } else if (!active.remove(id)) {
+    } else if (!index.end(id)) {
       throw inactive(change);
     }
   }
@@ -156,11 +153,11 @@ public final class ScheduleFold {
     for (ScheduleChange change : changes) {
       String id = change.id();
       if (change instanceof ScheduleChange.Create) {
-        if (seenSet.contains(id) || !created.add(id)) {
+        if (index.seen(id) || !created.add(id)) {
           throw reused(id);
         }
         createdActive.add(id);
-      } else if (!createdActive.remove(id) && !(active.contains(id) && ended.add(id))) {
+      } else if (!createdActive.remove(id) && !(index.isActive(id) && ended.add(id))) {
         throw inactive(change);
       }
     }
@@ -221,7 +218,7 @@ public final class ScheduleFold {
    * @return an immutable copy
    */
   public List<ScheduleRecord> active() {
-    return active.inCreationOrder();
+    return index.activeInCreationOrder();
   }
 
   /**
@@ -230,7 +227,7 @@ public final class ScheduleFold {
    * @return the count
    */
   public int activeCount() {
-    return active.size();
+    return index.activeCount();
   }
 
   /**
@@ -249,17 +246,18 @@ public final class ScheduleFold {
    * @return the record, or empty when the id is unknown, deleted or dispatched
    */
   public Optional<ScheduleRecord> activeRecord(String id) {
-    return active.get(id);
+    return index.get(id);
   }
 
   /**
    * The active record with the earliest target; ties keep creation order (strict less-than).
-   * Constant time: the due order is kept as changes are absorbed.
+   * Constant time once the due order exists: the first call builds it, then it is kept as changes
+   * are absorbed.
    *
    * @return the earliest record, or empty when nothing is active
    */
   public Optional<ScheduleRecord> earliest() {
-    return active.earliest();
+    return index.earliest();
   }
 
   /**
@@ -268,7 +266,7 @@ public final class ScheduleFold {
    * @return the next free {@code schedule-N}
    */
   public String allocateId() {
-    return ScheduleIds.allocateFrom(seenSet);
+    return ScheduleIds.allocateFrom(index.seenIds());
   }
 
   /**

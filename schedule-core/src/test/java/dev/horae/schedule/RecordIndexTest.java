@@ -3,7 +3,7 @@ package dev.horae.schedule;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.horae.schedule.internal.ActiveRecords;
+import dev.horae.schedule.internal.RecordIndex;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -17,12 +17,13 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * The fold's active set (issue 19): after any sequence of creates and ends, its creation order and
- * its earliest record equal what the naive definitions give — the records in insertion order, and
- * a strict less-than scan over them, so ties keep creation order (spec §12.3 [S194, S214]).
+ * The fold's record index (issue 19): after any sequence of creates and ends, its seen ids, its
+ * creation order and its earliest record equal what the naive definitions give — the records in
+ * insertion order, and a strict less-than scan over them, so ties keep creation order (spec §12.3
+ * [S194, S214]) — whether the due order is asked for from the start or only late.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
-class ActiveRecordsTest {
+class RecordIndexTest {
 
   private static final long T = 1_785_000_000_000L;
 
@@ -41,7 +42,9 @@ class ActiveRecordsTest {
   @ValueSource(longs = {1, 2, 3, 19, 4242, 20260805})
   void earliestAndCreationOrderMatchTheNaiveDefinitionsAfterRandomChanges(long seed) {
     Random rnd = new Random(seed);
-    ActiveRecords set = new ActiveRecords();
+    RecordIndex set = new RecordIndex();
+    // the due-order heap is built at the first earliest(): from the start, or after many changes
+    int firstAsk = rnd.nextBoolean() ? 0 : 5_000;
     Map<String, ScheduleRecord> model = new LinkedHashMap<>();
     List<String> ids = new ArrayList<>();
     int order = 0;
@@ -50,7 +53,8 @@ class ActiveRecordsTest {
         // few distinct targets, so ties are common
         String id = "schedule-" + (order + 1);
         ScheduleRecord r = new ScheduleRecord.At(id, "p", T + rnd.nextInt(50));
-        set.add(r, order++);
+        set.create(r);
+        order++;
         model.put(id, r);
         ids.add(id);
       } else {
@@ -58,68 +62,81 @@ class ActiveRecordsTest {
         String id = rnd.nextBoolean()
             ? scanEarliest(model).orElseThrow().id()
             : ids.get(rnd.nextInt(ids.size()));
-        assertThat(set.remove(id)).isEqualTo(model.remove(id) != null);
+        assertThat(set.end(id)).isEqualTo(model.remove(id) != null);
+        assertThat(set.seen(id)).isTrue();
+        assertThat(set.isActive(id)).isFalse();
       }
-      assertThat(set.earliest()).isEqualTo(scanEarliest(model));
-      assertThat(set.size()).isEqualTo(model.size());
+      if (step >= firstAsk) {
+        assertThat(set.earliest()).isEqualTo(scanEarliest(model));
+      }
+      assertThat(set.activeCount()).isEqualTo(model.size());
+      assertThat(set.seenIds()).hasSize(order);
       if (step % 500 == 0) {
-        assertThat(set.inCreationOrder()).containsExactlyElementsOf(model.values());
-        ActiveRecords copy = set.copy();
-        assertThat(copy.inCreationOrder()).containsExactlyElementsOf(model.values());
-        assertThat(copy.earliest()).isEqualTo(set.earliest());
+        assertThat(set.activeInCreationOrder()).containsExactlyElementsOf(model.values());
+        RecordIndex copy = set.copy();
+        assertThat(copy.activeInCreationOrder()).containsExactlyElementsOf(model.values());
+        assertThat(copy.seenIds()).isEqualTo(set.seenIds());
+        assertThat(copy.earliest()).isEqualTo(scanEarliest(model));
       }
     }
     // drain in due order: each removal of the earliest exposes the next one
     while (!model.isEmpty()) {
       ScheduleRecord next = scanEarliest(model).orElseThrow();
       assertThat(set.earliest()).contains(next);
-      set.remove(next.id());
+      set.end(next.id());
       model.remove(next.id());
     }
     assertThat(set.earliest()).isEmpty();
-    assertThat(set.size()).isZero();
+    assertThat(set.activeCount()).isZero();
+    assertThat(set.activeInCreationOrder()).isEmpty();
   }
 
   @Test
   void aCopyIsIndependentOfItsSource() {
-    ActiveRecords set = new ActiveRecords();
+    RecordIndex set = new RecordIndex();
     ScheduleRecord late = new ScheduleRecord.At("late", "p", T + 10);
     ScheduleRecord early = new ScheduleRecord.At("early", "p", T);
-    set.add(late, 0);
-    set.add(early, 1);
-    ActiveRecords copy = set.copy();
-    copy.remove("early");
-    copy.add(new ScheduleRecord.At("latest", "p", T + 20), 2);
+    set.create(late);
+    set.create(early);
     assertThat(set.earliest()).contains(early);
-    assertThat(set.inCreationOrder()).containsExactly(late, early);
+    RecordIndex copy = set.copy();
+    copy.end("early");
+    copy.create(new ScheduleRecord.At("latest", "p", T + 20));
+    assertThat(set.earliest()).contains(early);
+    assertThat(set.activeInCreationOrder()).containsExactly(late, early);
     assertThat(copy.earliest()).contains(late);
-    assertThat(copy.contains("early")).isFalse();
+    assertThat(copy.isActive("early")).isFalse();
+    assertThat(copy.seen("early")).isTrue();
+    assertThat(set.seen("latest")).isFalse();
     assertThat(copy.get("latest")).isPresent();
     assertThat(set.get("latest")).isEmpty();
   }
 
   @Test
-  void anActiveIdCannotBeAddedTwiceAndAnInactiveOneIsNotRemoved() {
-    ActiveRecords set = new ActiveRecords();
-    set.add(new ScheduleRecord.At("a", "p", T), 0);
-    assertThatThrownBy(() -> set.add(new ScheduleRecord.At("a", "q", T), 1))
+  void aSeenIdCannotBeCreatedAgainAndAnInactiveOneIsNotEnded() {
+    RecordIndex set = new RecordIndex();
+    set.create(new ScheduleRecord.At("a", "p", T));
+    assertThatThrownBy(() -> set.create(new ScheduleRecord.At("a", "q", T)))
         .isInstanceOf(IllegalStateException.class);
-    assertThat(set.remove("b")).isFalse();
-    assertThat(set.remove("a")).isTrue();
-    assertThat(set.remove("a")).isFalse();
+    assertThat(set.end("b")).isFalse();
+    assertThat(set.end("a")).isTrue();
+    assertThat(set.end("a")).isFalse();
+    assertThatThrownBy(() -> set.create(new ScheduleRecord.At("a", "q", T)))
+        .isInstanceOf(IllegalStateException.class);
+    assertThat(set.seenIds()).containsExactly("a");
   }
 
   @Test
   void drainingInDueOrderLeavesTheRestInCreationOrder() {
-    ActiveRecords set = new ActiveRecords();
+    RecordIndex set = new RecordIndex();
     for (int i = 0; i < 10_000; i++) {
-      set.add(new ScheduleRecord.At("r" + i, "p", T - i), i);
+      set.create(new ScheduleRecord.At("r" + i, "p", T - i));
     }
     for (int i = 0; i < 9_990; i++) {
       assertThat(set.earliest().orElseThrow().id()).isEqualTo("r" + (9_999 - i));
-      set.remove("r" + (9_999 - i));
+      set.end("r" + (9_999 - i));
     }
-    assertThat(set.inCreationOrder()).extracting(ScheduleRecord::id)
+    assertThat(set.activeInCreationOrder()).extracting(ScheduleRecord::id)
         .containsExactly("r0", "r1", "r2", "r3", "r4", "r5", "r6", "r7", "r8", "r9");
     assertThat(set.earliest().orElseThrow().id()).isEqualTo("r9");
   }
