@@ -1,23 +1,12 @@
 package dev.horae.benchmarks;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.horae.schedule.tools.SchedulePlugin;
 import dev.horae.spi.AbortSignal;
 import dev.horae.spi.session.Json;
-import dev.horae.spi.session.SessionStore;
-import dev.horae.spi.session.SessionEvent;
-import dev.horae.spi.session.SessionHeader;
-import dev.horae.spi.session.StoredSession;
 import dev.horae.spi.tool.ToolCall;
 import dev.horae.spi.tool.ToolResult;
 import dev.horae.testkit.TestHost;
 import dev.horae.testkit.agent.TestAgent;
-import java.time.Instant;
-import java.util.List;
-import java.util.Optional;
-import java.util.Set;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -58,32 +47,11 @@ public class ScheduleToolLatencyBenchmark {
   private JsonNode deleteArgs;
   private long calls;
 
-  /** A store that proves nothing durable and costs nothing: flush excluded from the figure. */
-  private static final class InstantStore implements SessionStore {
-    @Override
-    public CompletionStage<Void> persist(SessionHeader header, List<SessionEvent> log) {
-      return CompletableFuture.completedFuture(null);
-    }
-
-    @Override
-    public Optional<StoredSession> load(String id) {
-      return Optional.empty();
-    }
-
-    @Override
-    public Set<String> ids() {
-      return Set.of();
-    }
-  }
-
   /** Builds the host, the 100,000-event session and absorbs it once. */
   @Setup(Level.Trial)
   public void setUp() {
-    host = TestHost.builder().start(Instant.parse("2026-08-05T12:00:00Z")).persistence(false).invariants(false).build();
-    InstantStore store = new InstantStore();
-    host.sessions().onFlush(store);
-    host.provide(SessionStore.class, store);
-    host.install(new SchedulePlugin());
+    host = ScheduleHosts.testHost(ScheduleHosts::instant);
+    ScheduleHosts.install(host);
     agent = host.createAgent();
     JsonNode noise = Json.parse("{\"note\":\"host event\"}");
     for (int i = 0; i < events; i++) {

@@ -7,6 +7,12 @@
  * <ul>
  *   <li>{@link dev.horae.benchmarks.FoldBenchmark}: the schedule fold, full and incremental;
  *   <li>{@link dev.horae.benchmarks.CodecBenchmark}: the {@code schedule/change} codec;
+ *   <li>{@link dev.horae.benchmarks.ScheduleScaleBenchmark}: Schedule's tool costs at 1,000 to
+ *       1,000,000 pending reminders, and {@link dev.horae.benchmarks.ScheduleToolLatencyBenchmark}
+ *       on a long log;
+ *   <li>{@link dev.horae.benchmarks.ScheduleBurstBenchmark}: delivery of a burst of due reminders
+ *       on the system clock, in memory and on the file store ({@link
+ *       dev.horae.benchmarks.ScheduleHeapFootprint} measures heap per pending reminder);
  *   <li>{@link dev.horae.benchmarks.TimersBenchmark}: scheduling and cancelling 100,000 timers on
  *       the production {@code SystemTime} and the testkit {@code ManualTime};
  *   <li>{@link dev.horae.benchmarks.PreStepBenchmark}: one time-context pre-step on long logs;
@@ -15,7 +21,8 @@
  * </ul>
  *
  * <p>The support types ({@link dev.horae.benchmarks.ScheduleLogs}, {@link
- * dev.horae.benchmarks.ArraySession}, {@link dev.horae.benchmarks.ListenerCapture}) build the inputs;
+ * dev.horae.benchmarks.ScheduleHosts}, {@link dev.horae.benchmarks.ArraySession}, {@link
+ * dev.horae.benchmarks.ListenerCapture}) build the inputs;
  * they are not measured.
  */
 @NullMarked

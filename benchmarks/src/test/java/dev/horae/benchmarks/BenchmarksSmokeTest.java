@@ -14,7 +14,7 @@ import org.openjdk.jmh.runner.options.OptionsBuilder;
 import org.openjdk.jmh.runner.options.TimeValue;
 
 /**
- * Runs each benchmark of the five documented groups once, in this JVM, for one short measurement
+ * Runs each benchmark of the documented groups once, in this JVM, for one short measurement
  * on the smallest inputs: proof that the generated harness, the setups and the measured code all
  * work, not a measurement.
  */
@@ -27,13 +27,16 @@ class BenchmarksSmokeTest {
         new OptionsBuilder()
             .include(
                 BenchmarksSmokeTest.class.getPackageName()
-                    + "\\.(Codec|Fold|Gate|PreStep|Timers)Benchmark\\..*")
+                    + "\\.(Codec|Fold|Gate|PreStep|Timers|ScheduleScale|ScheduleBurst)Benchmark\\..*")
             .forks(0)
             .warmupIterations(0)
             .measurementIterations(1)
             .measurementTime(TimeValue.milliseconds(100))
             .param("events", "1000")
             .param("timers", "1000")
+            .param("active", "1000")
+            .param("count", "200")
+            .param("spreadMs", "0")
             .timeUnit(TimeUnit.MICROSECONDS)
             .shouldFailOnError(true)
             .build();
@@ -56,6 +59,12 @@ class BenchmarksSmokeTest {
             "PreStepBenchmark.appendThenStep",
             "PreStepBenchmark.firstStepAfterRestart",
             "PreStepBenchmark.step",
+            "ScheduleBurstBenchmark.burst",
+            "ScheduleBurstBenchmark.burst",
+            "ScheduleScaleBenchmark.create",
+            "ScheduleScaleBenchmark.createThenDelete",
+            "ScheduleScaleBenchmark.list",
+            "ScheduleScaleBenchmark.listBody",
             "TimersBenchmark.manualTimeScheduleCancelInOrder",
             "TimersBenchmark.manualTimeScheduleCancelShuffled",
             "TimersBenchmark.manualTimeScheduleFire",

@@ -64,19 +64,26 @@ public final class ChangeCodec {
     o.put("version", 1);
     o.put("operation", change.operation());
     if (change instanceof ScheduleChange.Create create) {
-      ScheduleRecord r = create.record();
-      ObjectNode s = o.putObject("schedule");
-      s.put("id", r.id());
-      s.put("kind", r.kind());
-      s.put("prompt", r.prompt());
-      if (r instanceof ScheduleRecord.After after) {
-        s.put("afterSeconds", after.afterSeconds());
-      }
-      s.put("scheduledAt", r.scheduledAt());
+      putRecordMembers(o.putObject("schedule"), create.record());
     } else {
       o.put("id", change.id());
     }
     return o;
+  }
+
+  /**
+   * Puts a record's members into {@code out} in persisted order: {@code id, kind, prompt,
+   * [afterSeconds,] scheduledAt}. Shared by the change and by the tool views (spec §4.1), which
+   * begin with the same members.
+   */
+  static void putRecordMembers(ObjectNode out, ScheduleRecord r) {
+    out.put("id", r.id());
+    out.put("kind", r.kind());
+    out.put("prompt", r.prompt());
+    if (r instanceof ScheduleRecord.After after) {
+      out.put("afterSeconds", after.afterSeconds());
+    }
+    out.put("scheduledAt", r.scheduledAt());
   }
 
   /**

@@ -3,13 +3,12 @@ package dev.horae.schedule;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.horae.spi.json.EcmaJson;
 import dev.horae.spi.json.EcmaNumbers;
+import dev.horae.schedule.internal.RecordIndex;
 import dev.horae.spi.session.EventTypes;
 import dev.horae.spi.session.SessionEvent;
 import java.util.ArrayList;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
@@ -22,6 +21,12 @@ import java.util.Set;
  * longer log. A batch that fails leaves the fold exactly as it was, so the same corrupt suffix
  * fails again on the next call, as a full fold would.
  *
+ * <p>Every operation the tools and the owner run on a live fold is independent of the log's length
+ * and, but for logarithmic factors, of the number of active records: a create, delete or dispatch
+ * is O(log n) (one id index plus an indexed due-order heap, maintained as each change is absorbed),
+ * {@link #earliest()} is O(1) (its first call builds the heap, so a fold that never asks pays for
+ * none), {@link #activeRecord} is O(1), and {@link #active()} is linear in the records it returns.
+ *
  * <p>Not thread-safe: one owner (the per-agent queue) mutates it at a time.
  */
 public final class ScheduleFold {
@@ -31,24 +36,22 @@ public final class ScheduleFold {
 
   private final long seedLength;
   private long position;
-  private final LinkedHashMap<String, ScheduleRecord> active;
+  private final RecordIndex index;
+  /** Seen ids in creation order; {@link #index} answers membership. */
   private final ArrayList<String> seen;
-  private final HashSet<String> seenSet;
 
   private ScheduleFold(long seedLength) {
     this.seedLength = seedLength;
     this.position = seedLength;
-    this.active = new LinkedHashMap<>();
+    this.index = new RecordIndex();
     this.seen = new ArrayList<>();
-    this.seenSet = new HashSet<>();
   }
 
   private ScheduleFold(ScheduleFold other) {
     this.seedLength = other.seedLength;
     this.position = other.position;
-    this.active = new LinkedHashMap<>(other.active);
+    this.index = other.index.copy();
     this.seen = new ArrayList<>(other.seen);
-    this.seenSet = new HashSet<>(other.seenSet);
   }
 
   /**
@@ -138,69 +141,54 @@ public final class ScheduleFold {
         changes.add(ChangeCodec.decode(event.data()));
       }
     }
-    if (changes.size() == 1) {
-      // the common live case: one change can be checked against the state, then applied
-      applyOne(changes.get(0));
-    } else if (!changes.isEmpty()) {
-      applyStaged(changes);
+    if (changes.size() > 1) {
+      // a batch is checked whole before any change is applied, so a failure leaves no trace
+      check(changes);
+    }
+    for (ScheduleChange change : changes) {
+      // a single change is checked against the state by apply itself, before it mutates anything
+      apply(change);
     }
     position += appended.size();
     return this;
   }
 
-  private void applyOne(ScheduleChange change) {
+  /** Applies one change, or throws before touching the state. */
+  private void apply(ScheduleChange change) {
     String id = change.id();
     if (change instanceof ScheduleChange.Create create) {
-      if (seenSet.contains(id)) {
+      if (index.seen(id)) {
         throw reused(id);
       }
-      seenSet.add(id);
+      index.create(create.record());
       seen.add(id);
-      active.put(id, create.record());
-    } else if (active.remove(id) == null) {
+    } else if (!index.end(id)) {
       throw inactive(change);
     }
   }
 
-  /** Checks a batch against the state plus the batch's own earlier changes, then applies it. */
-  private void applyStaged(List<ScheduleChange> changes) {
-    Map<String, ScheduleRecord> added = new LinkedHashMap<>();
-    Set<String> removed = new HashSet<>();
-    List<String> addedSeen = new ArrayList<>();
-    Set<String> addedSeenSet = new HashSet<>();
+  /** Checks a batch against the state plus the batch's own earlier changes, changing nothing. */
+  private void check(List<ScheduleChange> changes) {
+    Set<String> created = new HashSet<>();
+    Set<String> createdActive = new HashSet<>();
+    Set<String> ended = new HashSet<>();
     for (ScheduleChange change : changes) {
       String id = change.id();
-      if (change instanceof ScheduleChange.Create create) {
-        if (seenSet.contains(id) || !addedSeenSet.add(id)) {
+      if (change instanceof ScheduleChange.Create) {
+        if (index.seen(id) || !created.add(id)) {
           throw reused(id);
         }
-        addedSeen.add(id);
-        added.put(id, create.record());
-      } else if (added.remove(id) == null && !(active.containsKey(id) && removed.add(id))) {
+        createdActive.add(id);
+      } else if (!createdActive.remove(id) && !(index.isActive(id) && ended.add(id))) {
         throw inactive(change);
       }
     }
-    active.keySet().removeAll(removed);
-    active.putAll(added);
-    seen.addAll(addedSeen);
-    seenSet.addAll(addedSeen);
   }
 
   private void applyDirect(List<SessionEvent> events) {
     for (SessionEvent event : events) {
-      if (!event.type().equals(EventTypes.SCHEDULE_CHANGE)) {
-        continue;
-      }
-      ScheduleChange change = ChangeCodec.decode(event.data());
-      String id = change.id();
-      if (change instanceof ScheduleChange.Create create) {
-        if (!seenSet.add(id)) {
-          throw reused(id);
-        }
-        seen.add(id);
-        active.put(id, create.record());
-      } else if (active.remove(id) == null) {
-        throw inactive(change);
+      if (event.type().equals(EventTypes.SCHEDULE_CHANGE)) {
+        apply(ChangeCodec.decode(event.data()));
       }
     }
     position += events.size();
@@ -252,7 +240,16 @@ public final class ScheduleFold {
    * @return an immutable copy
    */
   public List<ScheduleRecord> active() {
-    return List.copyOf(active.values());
+    return index.activeInCreationOrder();
+  }
+
+  /**
+   * The number of active records.
+   *
+   * @return the count
+   */
+  public int activeCount() {
+    return index.activeCount();
   }
 
   /**
@@ -271,22 +268,18 @@ public final class ScheduleFold {
    * @return the record, or empty when the id is unknown, deleted or dispatched
    */
   public Optional<ScheduleRecord> activeRecord(String id) {
-    return Optional.ofNullable(active.get(id));
+    return index.get(id);
   }
 
   /**
    * The active record with the earliest target; ties keep creation order (strict less-than).
+   * Constant time once the due order exists: the first call builds it, then it is kept as changes
+   * are absorbed.
    *
    * @return the earliest record, or empty when nothing is active
    */
   public Optional<ScheduleRecord> earliest() {
-    ScheduleRecord best = null;
-    for (ScheduleRecord r : active.values()) {
-      if (best == null || r.scheduledAtMillis() < best.scheduledAtMillis()) {
-        best = r;
-      }
-    }
-    return Optional.ofNullable(best);
+    return index.earliest();
   }
 
   /**
@@ -295,7 +288,7 @@ public final class ScheduleFold {
    * @return the next free {@code schedule-N}
    */
   public String allocateId() {
-    return ScheduleIds.allocateFrom(seenSet);
+    return ScheduleIds.allocateFrom(index.seenIds());
   }
 
   /**

@@ -1,5 +1,9 @@
 package dev.horae.schedule;
 
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -67,5 +71,35 @@ public record ScheduleView(ScheduleRecord record, State state) {
    */
   public String toJson() {
     return ScheduleJson.view(this);
+  }
+
+  /**
+   * The view as a fresh JSON tree with the same members in the same order as {@link #toJson()},
+   * for hosts whose tool values are trees: building it directly costs no text round trip.
+   *
+   * @return a new object node; the caller owns it
+   */
+  public ObjectNode toTree() {
+    ObjectNode out = JsonNodeFactory.instance.objectNode();
+    ChangeCodec.putRecordMembers(out, record);
+    out.put("state", state.wire());
+    out.put("deliveryMode", DELIVERY_MODE);
+    return out;
+  }
+
+  /**
+   * The {@code schedule_list} value as a tree: {@code view(record, now)} of every record, in the
+   * given order, with one clock sample for all rows (spec §7 step 6). Linear in the records.
+   *
+   * @param records the records, in creation order
+   * @param nowMillis the wall clock in epoch milliseconds, sampled once by the caller
+   * @return a new array node; the caller owns it
+   */
+  public static ArrayNode listTree(List<ScheduleRecord> records, long nowMillis) {
+    ArrayNode out = JsonNodeFactory.instance.arrayNode(records.size());
+    for (ScheduleRecord r : records) {
+      out.add(of(r, nowMillis).toTree());
+    }
+    return out;
   }
 }

@@ -90,7 +90,17 @@ class FoldPropertiesTest {
         fold.absorb(events.subList(at, end));
       }
       at = end;
-      assertThat(fold.state()).isEqualTo(ScheduleFold.fold(events.subList(0, end), seedLength));
+      ScheduleState state = ScheduleFold.fold(events.subList(0, end), seedLength);
+      assertThat(fold.state()).isEqualTo(state);
+      assertThat(fold.activeCount()).isEqualTo(state.active().size());
+      // the kept due order gives what a strict less-than scan in creation order gives
+      ScheduleRecord scanned = null;
+      for (ScheduleRecord r : state.active()) {
+        if (scanned == null || r.scheduledAtMillis() < scanned.scheduledAtMillis()) {
+          scanned = r;
+        }
+      }
+      assertThat(fold.earliest()).isEqualTo(java.util.Optional.ofNullable(scanned));
     }
     assertThat(fold.state()).isEqualTo(full);
     assertThat(fold.allocateId()).isEqualTo(ScheduleIds.allocate(full.seenIds()));

@@ -12,7 +12,6 @@ import dev.horae.schedule.Operation;
 import dev.horae.schedule.ScheduleChange;
 import dev.horae.schedule.ScheduleError;
 import dev.horae.schedule.ScheduleFold;
-import dev.horae.schedule.ScheduleJson;
 import dev.horae.schedule.ScheduleRecord;
 import dev.horae.schedule.ScheduleResult;
 import dev.horae.schedule.ScheduleView;
@@ -25,7 +24,6 @@ import dev.horae.spi.session.Json;
 import dev.horae.spi.session.Session;
 import dev.horae.spi.session.SessionEvent;
 import dev.horae.spi.tool.ToolExecution;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -113,7 +111,7 @@ public final class Pipelines {
                   new ScheduleChange.Create(record),
                   Operation.CREATE,
                   id,
-                  () -> ScheduleView.of(record, host.wallClock().millis()).toJson());
+                  () -> ScheduleView.of(record, host.wallClock().millis()).toTree());
             });
   }
 
@@ -143,11 +141,8 @@ public final class Pipelines {
                         return value(ScheduleError.corruptLog().toJson());
                       }
                       long now = host.wallClock().millis();
-                      List<ScheduleView> views = new ArrayList<>();
-                      for (ScheduleRecord r : fold.get().active()) {
-                        views.add(ScheduleView.of(r, now));
-                      }
-                      return value(ScheduleJson.views(views));
+                      // built as a tree at once: linear in the rows, no text round trip
+                      return tree(ScheduleView.listTree(fold.get().active(), now));
                     }));
   }
 
@@ -192,14 +187,10 @@ public final class Pipelines {
                           new ScheduleChange.Delete(id),
                           Operation.DELETE,
                           id,
-                          () -> new DeleteResult(id, true).toJson());
+                          () -> Json.parse(new DeleteResult(id, true).toJson()));
                     }));
   }
 
-  /**
-   * Runs a transaction in the FIFO with the head cancellation check; any unexpected exception
-   * becomes {@code internal_error}.
-   */
   /**
    * The shared tail of create and delete (spec §6.2, §8): the second abort check, the append of
    * the change, the persistence barrier, the owner recompute, then the tool value.
@@ -210,7 +201,7 @@ public final class Pipelines {
       ScheduleChange change,
       Operation operation,
       String id,
-      java.util.function.Supplier<String> valueOnDurable) {
+      java.util.function.Supplier<JsonNode> valueOnDurable) {
     if (signal.aborted()) {
       return aborted();
     }
@@ -226,10 +217,14 @@ public final class Pipelines {
                 return uncertain(operation, Optional.of(id));
               }
               recompute();
-              return value(valueOnDurable.get());
+              return tree(valueOnDurable.get());
             });
   }
 
+  /**
+   * Runs a transaction in the FIFO with the head cancellation check; any unexpected exception
+   * becomes {@code internal_error}.
+   */
   private CompletionStage<JsonNode> transaction(
       AbortSignal signal, java.util.function.Supplier<CompletionStage<JsonNode>> body) {
     return queue
@@ -283,6 +278,10 @@ public final class Pipelines {
   }
 
   private static CompletionStage<JsonNode> value(String canonicalJson) {
-    return CompletableFuture.completedFuture(Json.parse(canonicalJson));
+    return tree(Json.parse(canonicalJson));
+  }
+
+  private static CompletionStage<JsonNode> tree(JsonNode value) {
+    return CompletableFuture.completedFuture(value);
   }
 }
