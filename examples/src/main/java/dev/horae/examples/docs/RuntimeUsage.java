@@ -48,7 +48,7 @@ public final class RuntimeUsage {
     var registration = horae.onUnpromptedReply(outcome ->
         push.accept(outcome.sessionId() + ": " + outcome.finalText()));
     // end-snippet
-    horae.closeOnShutdown(registration::close);
+    horae.closeOnShutdown(registration);
   }
 
   /**
