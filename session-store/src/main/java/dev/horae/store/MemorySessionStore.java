@@ -4,6 +4,7 @@ import dev.horae.spi.session.SessionEvent;
 import dev.horae.spi.session.SessionHeader;
 import dev.horae.spi.session.SessionStore;
 import dev.horae.spi.session.StoredSession;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -30,6 +31,20 @@ public final class MemorySessionStore implements SessionStore {
    */
   @Override
   public CompletionStage<Void> persist(SessionHeader header, List<SessionEvent> log) {
+    synchronized (stored) {
+      StoredSession previous = stored.get(header.id());
+      if (previous != null && previous.header().equals(header) && previous.events().size() <= log.size()) {
+        // a flush covers the log so far: only the events since the last one are new, so copy
+        // only those (a log is append-only, so the kept prefix is still its prefix)
+        List<SessionEvent> grown = new ArrayList<>(log.size());
+        grown.addAll(previous.events());
+        for (int i = previous.events().size(); i < log.size(); i++) {
+          grown.add(Events.copy(log.get(i)));
+        }
+        stored.put(header.id(), new StoredSession(header, List.copyOf(grown)));
+        return CompletableFuture.completedFuture(null);
+      }
+    }
     keep(new StoredSession(header, Events.copyAll(log)));
     return CompletableFuture.completedFuture(null);
   }

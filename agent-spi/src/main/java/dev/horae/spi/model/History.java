@@ -59,6 +59,59 @@ public final class History {
     return out;
   }
 
+  /**
+   * The projection kept up to date as a log grows, so each request costs only the events appended
+   * since the last one: appended visible events are converted and added; a new compaction
+   * replacement among them makes the call project the whole log again (replacements are rare). Not
+   * thread-safe: one owner (an agent's turn driver) uses it.
+   */
+  public static final class Incremental {
+    private final List<ChatMessage> messages = new ArrayList<>();
+    private long projected;
+
+    /** Creates an empty projection. */
+    public Incremental() {}
+
+    /**
+     * The history of {@code events}, which must be the same log this projection saw before, grown
+     * (or the log of a fresh start).
+     *
+     * @param events the raw log, in seq order
+     * @return the history, oldest first (a copy)
+     */
+    public List<ChatMessage> update(List<SessionEvent> events) {
+      if (events.size() < projected) {
+        messages.clear();
+        projected = 0;
+      }
+      List<SessionEvent> fresh = events.subList((int) projected, events.size());
+      boolean replaced = false;
+      for (SessionEvent e : fresh) {
+        if (e.surfaceOp().orElse(null) instanceof SurfaceOp.Replace) {
+          replaced = true;
+          break;
+        }
+      }
+      if (replaced) {
+        // a new replacement may shadow messages already projected
+        messages.clear();
+        messages.addAll(of(events));
+      } else {
+        // an earlier replacement covers only seqs before its own, never an event after it
+        for (SessionEvent e : fresh) {
+          if (e.surfaceOp().isPresent()) {
+            ChatMessage m = toMessage(e);
+            if (m != null) {
+              messages.add(m);
+            }
+          }
+        }
+      }
+      projected = events.size();
+      return List.copyOf(messages);
+    }
+  }
+
   private static boolean shadowed(long seq, List<SurfaceOp.Replace> replacements, List<Long> replacementSeqs) {
     for (int i = 0; i < replacements.size(); i++) {
       SurfaceOp.Replace r = replacements.get(i);

@@ -64,4 +64,18 @@ class HistoryTest {
     visible("user/message", user("m2", "still here"));
     assertThat(History.of(log)).extracting(m -> ((ChatMessage.User) m).text()).containsExactly("still here");
   }
+
+  @Test
+  void theIncrementalProjectionEqualsTheFullOneAfterEveryAppendIncludingAReplacement() {
+    History.Incremental inc = new History.Incremental();
+    visible("user/message", user("m1", "one"));
+    assertThat(inc.update(log)).isEqualTo(History.of(log));
+    add("turn/start", "{\"turn\":1}", Optional.empty());
+    visible("user/message", user("m2", "two"));
+    assertThat(inc.update(log)).isEqualTo(History.of(log));
+    add("user/message", user("sum", "summary"), Optional.of(new SurfaceOp.Replace(0, 2)));
+    assertThat(inc.update(log)).isEqualTo(History.of(log)).hasSize(1);
+    visible("user/message", user("m3", "three"));
+    assertThat(inc.update(log)).isEqualTo(History.of(log)).hasSize(2);
+  }
 }

@@ -8,6 +8,8 @@ import dev.horae.spi.agent.AgentStatus;
 import dev.horae.spi.agent.InboxClaimListener;
 import dev.horae.spi.agent.MaintenanceTask;
 import dev.horae.spi.message.UserMessage;
+import dev.horae.spi.model.ChatMessage;
+import dev.horae.spi.model.History;
 import dev.horae.spi.model.ModelPort;
 import dev.horae.spi.plugin.Scope;
 import dev.horae.spi.session.Session;
@@ -54,6 +56,8 @@ public class RuntimeAgent implements Agent {
   private String systemPrompt = "";
   private @Nullable AbortController maintenanceSignal;
   private @Nullable AbortController turnSignal;
+  /** The model-visible history, projected incrementally; only the turn driver touches it. */
+  private final History.Incremental history = new History.Incremental();
 
   /**
    * Creates an agent; only an {@link AgentFactory} given to {@link RuntimeAgents} calls this.
@@ -118,6 +122,11 @@ public class RuntimeAgent implements Agent {
   public synchronized RuntimeAgent systemPrompt(String prompt) {
     this.systemPrompt = java.util.Objects.requireNonNull(prompt, "prompt");
     return this;
+  }
+
+  /** The history of the agent's log for the next request; called by the driver only. */
+  List<ChatMessage> history(List<dev.horae.spi.session.SessionEvent> events) {
+    return history.update(events);
   }
 
   synchronized String systemPrompt() {

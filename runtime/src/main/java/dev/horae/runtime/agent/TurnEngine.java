@@ -15,7 +15,6 @@ import dev.horae.spi.jobs.PromptSections;
 import dev.horae.spi.message.ContentBlock;
 import dev.horae.spi.message.UserMessage;
 import dev.horae.spi.model.FinishReason;
-import dev.horae.spi.model.History;
 import dev.horae.spi.model.ModelPort;
 import dev.horae.spi.model.ModelRequest;
 import dev.horae.spi.model.ModelResponse;
@@ -236,7 +235,7 @@ public final class TurnEngine {
       }
     };
     ModelRequest request = new ModelRequest(agent.id(), session.id(), turn, step, systemPrompt(agent),
-        History.of(session.events()), toolSpecs(agent), signal, sink);
+        agent.history(session.events()), toolSpecs(agent), signal, sink);
     CompletionStage<ModelResponse> answer;
     try {
       answer = model.complete(request);
