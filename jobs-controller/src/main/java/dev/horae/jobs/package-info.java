@@ -13,7 +13,6 @@
  *   <li>{@link dev.horae.jobs.JobTexts}, {@link dev.horae.jobs.Utf8Bounds} and {@link
  *       dev.horae.jobs.JobsControllerConfig} — pure functions backing the conformance catalogue's
  *       {@code jobs.*} functions.
- *   <li>{@link dev.horae.jobs.LocalPromptSections} — an in-memory system-prompt section registry.
  * </ul>
  *
  * <p>The snapshot invariant companion (jobs spec §2.15) is not here: it guards any host's {@link

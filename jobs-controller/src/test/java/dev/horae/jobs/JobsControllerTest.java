@@ -16,6 +16,7 @@ import dev.horae.spi.jobs.JobService;
 import dev.horae.spi.jobs.JobStart;
 import dev.horae.spi.jobs.JobStatus;
 import dev.horae.spi.jobs.PromptSections;
+import dev.horae.runtime.plugin.RuntimePromptSections;
 import dev.horae.spi.jobs.ScopeChain;
 import dev.horae.spi.message.UserMessage;
 import dev.horae.spi.plugin.CompositionException;
@@ -46,7 +47,7 @@ class JobsControllerTest {
           .warnings(host.warnings())
           .settlementExecutor(settlements)
           .build();
-  final LocalPromptSections sections = new LocalPromptSections(ScopeChain.agentOnly());
+  final RuntimePromptSections sections = new RuntimePromptSections(ScopeChain.agentOnly());
   final AtomicInteger calls = new AtomicInteger();
 
   {

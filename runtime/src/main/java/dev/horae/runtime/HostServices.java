@@ -4,11 +4,13 @@ import dev.horae.runtime.agent.RuntimeAgents;
 import dev.horae.runtime.agent.RuntimeAgents.AgentFactory;
 import dev.horae.runtime.agent.TurnEngine;
 import dev.horae.runtime.invariant.LogInvariantService;
+import dev.horae.runtime.plugin.RuntimePromptSections;
 import dev.horae.runtime.plugin.RuntimeScope;
 import dev.horae.runtime.plugin.ServiceMap;
 import dev.horae.runtime.tool.RuntimeToolRegistry;
 import dev.horae.spi.gate.ToolGates;
 import dev.horae.spi.jobs.PromptSections;
+import dev.horae.spi.jobs.ScopeChain;
 import dev.horae.spi.plugin.WarningSink;
 import dev.horae.spi.session.Sessions;
 import java.util.Optional;
@@ -16,8 +18,8 @@ import java.util.concurrent.Executor;
 
 /**
  * The host services every runtime assembles the same way over a sessions service: the tool
- * registry, the tool-gate chain, the agent registry with its turn engine, the invariant service
- * and the service map, wired to each other once. {@link HoraeRuntime} and the testkit's host are
+ * registry, the tool-gate chain, the agent registry with its turn engine, the invariant service,
+ * the prompt-section registry and the service map, wired to each other once. {@link HoraeRuntime} and the testkit's host are
  * both built on it, so a test exercises exactly the production wiring.
  */
 public final class HostServices {
@@ -33,6 +35,9 @@ public final class HostServices {
     this.agents = new RuntimeAgents(drivers, engine, warnings, factory);
     this.invariants = new LogInvariantService(sessions, invariantsEnabled);
     services.provide(ToolGates.class, gates);
+    // a host may provide its own ScopeChain later; the registry asks for it on every lookup
+    services.provide(PromptSections.class, new RuntimePromptSections(
+        agent -> services.find(ScopeChain.class).orElse(ScopeChain.agentOnly()).of(agent)));
   }
 
   /**

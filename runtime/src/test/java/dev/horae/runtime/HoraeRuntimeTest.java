@@ -240,4 +240,20 @@ class HoraeRuntimeTest {
       assertThat(r.trigger().orElseThrow().text()).contains("stretch");
     });
   }
+
+  @Test
+  void registeredPromptSectionsFollowTheAgentsPromptInOrder() throws Exception {
+    Recording model = new Recording();
+    try (HoraeRuntime horae = HoraeRuntime.builder().clock(CLOCK).model(model).build()) {
+      dev.horae.spi.jobs.PromptSections sections = horae.service(dev.horae.spi.jobs.PromptSections.class).orElseThrow();
+      var late = sections.register(java.util.Optional.empty(), new dev.horae.spi.jobs.PromptSection("b", 20, "Second."));
+      var early = sections.register(java.util.Optional.empty(), new dev.horae.spi.jobs.PromptSection("a", 10, "First."));
+      RuntimeAgent agent = horae.openAgent("s1").systemPrompt("Base.");
+      horae.prompt(agent, "hi");
+      settle(agent);
+      late.close();
+      early.close();
+    }
+    assertThat(model.requests.get(0).systemPrompt()).isEqualTo("Base.\n\nFirst.\n\nSecond.");
+  }
 }

@@ -1,4 +1,4 @@
-package dev.horae.jobs;
+package dev.horae.runtime.plugin;
 
 import dev.horae.spi.Registration;
 import dev.horae.spi.agent.Agent;
@@ -16,7 +16,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * An in-memory system-prompt section registry: a section registered in a scope is seen by every
  * agent whose scope chain reaches it; an unscoped one by every agent. Thread-safe.
  */
-public final class LocalPromptSections implements PromptSections {
+public final class RuntimePromptSections implements PromptSections {
 
   private record Entry(Optional<Scope> scope, PromptSection section, long seq) {}
 
@@ -29,7 +29,7 @@ public final class LocalPromptSections implements PromptSections {
    *
    * @param chains resolves an agent's scope chain
    */
-  public LocalPromptSections(ScopeChain chains) {
+  public RuntimePromptSections(ScopeChain chains) {
     this.chains = chains;
   }
 
