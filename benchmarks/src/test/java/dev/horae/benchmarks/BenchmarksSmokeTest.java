@@ -14,7 +14,7 @@ import org.openjdk.jmh.runner.options.OptionsBuilder;
 import org.openjdk.jmh.runner.options.TimeValue;
 
 /**
- * Runs each benchmark of the five documented groups once, in this JVM, for one short measurement
+ * Runs each benchmark of the six documented groups once, in this JVM, for one short measurement
  * on the smallest inputs: proof that the generated harness, the setups and the measured code all
  * work, not a measurement.
  */
@@ -27,7 +27,7 @@ class BenchmarksSmokeTest {
         new OptionsBuilder()
             .include(
                 BenchmarksSmokeTest.class.getPackageName()
-                    + "\\.(Codec|Fold|Gate|PreStep|Timers)Benchmark\\..*")
+                    + "\\.(Codec|Fold|Gate|PreStep|ScheduleToolLatency|Timers)Benchmark\\..*")
             .forks(0)
             .warmupIterations(0)
             .measurementIterations(1)
@@ -56,9 +56,8 @@ class BenchmarksSmokeTest {
             "PreStepBenchmark.appendThenStep",
             "PreStepBenchmark.firstStepAfterRestart",
             "PreStepBenchmark.step",
-            "TimersBenchmark.manualTimeScheduleCancelInOrder",
-            "TimersBenchmark.manualTimeScheduleCancelShuffled",
-            "TimersBenchmark.manualTimeScheduleFire",
+            "ScheduleToolLatencyBenchmark.createThenDelete",
+            "ScheduleToolLatencyBenchmark.list",
             "TimersBenchmark.systemTimeScheduleCancel",
             "TimersBenchmark.systemTimeScheduleFire");
     assertThat(results).allSatisfy(r -> assertThat(r.getPrimaryResult().getScore()).isPositive());
