@@ -20,7 +20,9 @@ import dev.horae.spi.gate.ToolGates;
 import dev.horae.spi.gate.ToolOutput;
 import dev.horae.spi.session.CreateOptions;
 import dev.horae.spi.session.Session;
-import dev.horae.testkit.TestHost;
+import dev.horae.spi.time.SystemTime;
+import dev.horae.store.LogSessions;
+import dev.horae.store.MemorySessionStore;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -38,8 +40,9 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * Gate perform and resume (gate spec §6, §9.2) on {@link AgentRuntime}, committing to the testkit
- * host's in-memory session log through {@link SessionCommitStore}.
+ * Gate perform and resume (gate spec §6, §9.2) on {@link AgentRuntime}, committing to the
+ * production sessions service ({@link LogSessions} over a {@link MemorySessionStore}) through
+ * {@link SessionCommitStore}.
  *
  * <p>Every Run is the same: the model asks for one {@code echo} tool call, a host gate parks it
  * (a scheduled action, or a permission confirmation), and after the perform or resume the tool
@@ -61,13 +64,13 @@ public class GateBenchmark {
   /** Creates the benchmark; JMH calls it. */
   public GateBenchmark() {}
 
-  /** A runtime and host whose gate parks every call with the given outcome. */
+  /** A runtime and sessions service whose gate parks every call with the given outcome. */
   @SuppressWarnings("NullAway.Init") // JMH fills the state in @Setup methods
   abstract static class Parking {
     AgentRuntime runtime;
     RunContext context;
     SessionCommitStore store;
-    TestHost host;
+    LogSessions sessions;
     Session thread;
     long runs;
     String runId;
@@ -100,12 +103,15 @@ public class GateBenchmark {
     }
 
     /**
-     * A fresh host and store: the in-memory sessions keep every event, so without this the heap
-     * fills over an iteration and garbage collection, not the gate, dominates later iterations.
+     * Fresh sessions: live sessions keep every event, so without this the heap fills over an
+     * iteration and garbage collection, not the gate, dominates later iterations. Nothing is
+     * flushed, as the gate's commits need no durability barrier of their own here.
      */
-    void freshHost() {
-      host = TestHost.builder().persistence(false).build();
-      store = SessionCommitStore.over(host.sessions()::get);
+    void freshSessions() {
+      sessions = LogSessions.over(new MemorySessionStore(), SystemTime.wallClock(), (message, cause) -> {
+        throw new IllegalStateException("the benchmark's sessions reported: " + message, cause.orElse(null));
+      });
+      store = SessionCommitStore.over(sessions::get);
       context = RunContext.of(store);
       runs = 0;
     }
@@ -113,7 +119,7 @@ public class GateBenchmark {
     /** Executes the next Run until it awaits. */
     void parkNext() {
       if (runs % RUNS_PER_THREAD == 0) {
-        thread = host.sessions().create(CreateOptions.DEFAULT);
+        thread = sessions.create(CreateOptions.DEFAULT);
       }
       runId = "run-" + runs++;
       RunState state =
@@ -151,10 +157,10 @@ public class GateBenchmark {
       build();
     }
 
-    /** Starts the iteration on an empty host. */
+    /** Starts the iteration on empty sessions. */
     @Setup(Level.Iteration)
-    public void emptyHost() {
-      freshHost();
+    public void emptySessions() {
+      freshSessions();
     }
 
     /** Parks a fresh Run, unmeasured. */
@@ -181,10 +187,10 @@ public class GateBenchmark {
       build();
     }
 
-    /** Starts the iteration on an empty host. */
+    /** Starts the iteration on empty sessions. */
     @Setup(Level.Iteration)
-    public void emptyHost() {
-      freshHost();
+    public void emptySessions() {
+      freshSessions();
     }
 
     /** Parks a fresh Run, unmeasured. */
@@ -211,10 +217,10 @@ public class GateBenchmark {
       build();
     }
 
-    /** Starts the iteration on an empty host. */
+    /** Starts the iteration on empty sessions. */
     @Setup(Level.Iteration)
-    public void emptyHost() {
-      freshHost();
+    public void emptySessions() {
+      freshSessions();
     }
   }
 

@@ -2,6 +2,8 @@ package dev.horae.benchmarks;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.horae.runtime.HoraeRuntime;
+import dev.horae.runtime.plugin.RuntimeScope;
 import dev.horae.spi.AbortSignal;
 import dev.horae.spi.agent.Agent;
 import dev.horae.spi.agent.PreStep;
@@ -11,11 +13,12 @@ import dev.horae.spi.message.UserMessage;
 import dev.horae.spi.plugin.Installation;
 import dev.horae.spi.session.EventTypes;
 import dev.horae.spi.session.Json;
-import dev.horae.testkit.TestHost;
 import dev.horae.timecontext.ReadingMessages;
 import dev.horae.timecontext.plugin.TimeContextPlugin;
 import java.time.Instant;
+import java.time.InstantSource;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
@@ -37,12 +40,12 @@ import org.openjdk.jmh.annotations.Warmup;
  * The time-context pre-step cost (time-context spec §4): what {@link TimeContextPlugin}'s listener
  * adds to one model step, on a session of {@code events} events.
  *
- * <p>The plugin is installed on a testkit host through its public {@code install}, and its
- * registered listener is called with a hand-made {@link PreStep} whose downstream decision is a
- * fixed Enter, so only the plugin's own work is measured. The log is complete turns (prompt,
- * reading, request, answer), then an open turn preparing its step 2; the host clock reads two
- * minutes after the last event and the refresh interval is one minute, so every step computes the
- * gate, the baseline and the reading text.
+ * <p>The plugin is installed on the production {@link HoraeRuntime} through its public {@code
+ * install}, and its registered listener is called with a hand-made {@link PreStep} whose downstream
+ * decision is a fixed Enter, so only the plugin's own work is measured. The log is complete turns
+ * (prompt, reading, request, answer), then an open turn preparing its step 2; the runtime's clock
+ * reads two minutes after the last event and the refresh interval is one minute, so every step
+ * computes the gate, the baseline and the reading text.
  */
 @SuppressWarnings("NullAway.Init") // JMH fills the state in @Setup methods
 @State(Scope.Thread)
@@ -61,7 +64,7 @@ public class PreStepBenchmark {
   public int events;
 
   private ArraySession session;
-  private TestHost host;
+  private HoraeRuntime host;
   private ListenerCapture capture;
   private PreStep step;
   private JsonNode prompt;
@@ -86,9 +89,10 @@ public class PreStepBenchmark {
     long open = turn + 1;
     openTurn(open, time, reading, answer);
     session.mark();
-    host = TestHost.builder().start(Instant.ofEpochMilli(time + 120_000)).build();
+    host = HoraeRuntime.builder().clock(InstantSource.fixed(Instant.ofEpochMilli(time + 120_000))).build();
     capture = new ListenerCapture(host);
-    Agent agent = host.agentFor(session);
+    // an agent over the array log; it never runs a turn, only carries the session to the listener
+    Agent agent = host.agents().create(session, Optional.empty(), new RuntimeScope(host.tools()::register));
     step = new FixedStep(agent, open, 2);
   }
 
@@ -105,6 +109,12 @@ public class PreStepBenchmark {
   @TearDown(Level.Iteration)
   public void uninstall() {
     installation.close().toCompletableFuture().join();
+  }
+
+  /** Closes the runtime: its timer thread and the agent. */
+  @TearDown(Level.Trial)
+  public void close() {
+    host.close();
   }
 
   /**

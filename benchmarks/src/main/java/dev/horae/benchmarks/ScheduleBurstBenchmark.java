@@ -2,13 +2,11 @@ package dev.horae.benchmarks;
 
 import dev.horae.schedule.tools.SchedulePlugin;
 import dev.horae.spi.session.CreateOptions;
-import dev.horae.spi.session.DurabilityListener;
 import dev.horae.spi.session.EventTypes;
 import dev.horae.spi.session.Session;
 import dev.horae.spi.time.SystemTime;
 import dev.horae.store.FileSessionStore;
-import dev.horae.testkit.TestHost;
-import dev.horae.testkit.agent.TestAgent;
+import dev.horae.runtime.agent.RuntimeAgent;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -83,7 +81,7 @@ public class ScheduleBurstBenchmark {
   private boolean measuring;
   private @Nullable Path dir;
   private @Nullable FileSessionStore files;
-  private ScheduleHosts.RealTime host;
+  private ScheduleHosts.Hosted host;
   private SchedulePlugin.ScheduleInstallation installation;
   private Session session;
   private long firstTarget;
@@ -103,7 +101,7 @@ public class ScheduleBurstBenchmark {
   /** A fresh host and session holding the burst; the owner is not started yet. */
   @Setup(Level.Invocation)
   public void setUp() throws IOException {
-    DurabilityListener durability = ScheduleHosts::instant;
+    dev.horae.spi.session.SessionStore durability = new ScheduleHosts.InstantStore();
     if (store.equals("file")) {
       Path folder = Files.createTempDirectory("horae-burst");
       FileSessionStore opened = FileSessionStore.open(folder);
@@ -113,16 +111,15 @@ public class ScheduleBurstBenchmark {
     } else if (!store.equals("instant")) {
       throw new IllegalArgumentException("store must be instant or file: " + store);
     }
-    TestHost test = ScheduleHosts.testHost(durability);
-    host = new ScheduleHosts.RealTime(test);
-    installation = ScheduleHosts.install(host);
-    session = test.sessions().create(CreateOptions.DEFAULT);
+    host = ScheduleHosts.runtime(durability, true);
+    installation = ScheduleHosts.install(host.horae());
+    session = host.horae().sessions().create(CreateOptions.DEFAULT);
     long now = clock.millis();
     firstTarget = now + LEAD_MS;
     ScheduleHosts.fill(session, count, i -> firstTarget + i * (long) spreadMs / count);
     lateMicros = new long[count];
     delivered = new CountDownLatch(count);
-    test.sessions().onEvent((s, e) -> {
+    var unused = host.horae().sessions().onEvent((s, e) -> {
       if (s == session && e.type().equals(EventTypes.SCHEDULE_CHANGE)
           && e.data().path("operation").asText().equals("dispatch")) {
         String id = e.data().path("id").asText();
@@ -134,7 +131,7 @@ public class ScheduleBurstBenchmark {
       }
     });
     // the first persist writes the whole burst once, outside the measurement
-    test.sessions().flush(session).toCompletableFuture().join();
+    host.horae().sessions().flush(session).toCompletableFuture().join();
   }
 
   /**
@@ -145,14 +142,14 @@ public class ScheduleBurstBenchmark {
    * @throws Exception when interrupted, or when the burst was not delivered in ten minutes
    */
   @Benchmark
-  public TestAgent burst() throws Exception {
-    TestAgent agent = host.testHost().agentFor(session);
+  public RuntimeAgent burst() throws Exception {
+    RuntimeAgent agent = host.horae().openAgent(session.id());
     if (!delivered.await(10, TimeUnit.MINUTES)) {
       throw new IllegalStateException(delivered.getCount() + " reminders were not delivered");
     }
     installation.close().toCompletableFuture().get(1, TimeUnit.MINUTES);
-    if (!host.testHost().warnings().messages().isEmpty()) {
-      throw new IllegalStateException("owner warnings: " + host.testHost().warnings().messages());
+    if (!host.warnings().isEmpty()) {
+      throw new IllegalStateException("owner warnings: " + host.warnings());
     }
     return agent;
   }

@@ -6,8 +6,8 @@ import dev.horae.spi.session.Session;
 import dev.horae.spi.session.Json;
 import dev.horae.spi.tool.ToolCall;
 import dev.horae.spi.tool.ToolResult;
-import dev.horae.testkit.TestHost;
-import dev.horae.testkit.agent.TestAgent;
+import dev.horae.runtime.HoraeRuntime;
+import dev.horae.runtime.agent.RuntimeAgent;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryMXBean;
 
@@ -17,8 +17,8 @@ import java.lang.management.MemoryMXBean;
  *
  * <pre>{@code java -Xmx1g -cp benchmarks/target/benchmarks.jar dev.horae.benchmarks.ScheduleHeapFootprint 500000}</pre>
  *
- * <p>It creates {@code n} reminders through {@code schedule_create} on the testkit host (flush
- * proven at once, invariants off), all pending and armed, then reports the heap retained after a
+ * <p>It creates {@code n} reminders through {@code schedule_create} on the production runtime
+ * (flush proven at once, no invariant companion), all pending and armed, then reports the heap retained after a
  * full collection, per reminder. Disposing the agent then releases Schedule's tools, owner and fold
  * while the live session and its log stay, which splits the figure into the host's log (JSON trees)
  * and Schedule's own share. It also times the last 1,000 creates, to show {@code schedule_create} stays flat.
@@ -38,10 +38,10 @@ public final class ScheduleHeapFootprint {
     int n = args.length > 0 ? Integer.parseInt(args[0]) : 100_000;
 
     long empty = retained();
-    TestHost host = ScheduleHosts.testHost(ScheduleHosts::instant);
+    HoraeRuntime host = ScheduleHosts.runtime(new ScheduleHosts.InstantStore(), false).horae();
     // held only here, so that dropping it after close lets the fold be collected
     ScheduleHosts.install(host);
-    TestAgent agent = host.createAgent();
+    RuntimeAgent agent = host.openAgent("heap");
     JsonNode args1 = Json.parse("{\"prompt\":\"check the deploy\",\"after_seconds\":86400}");
     long lastThousandNanos = 0;
     for (int i = 0; i < n; i++) {
@@ -57,14 +57,11 @@ public final class ScheduleHeapFootprint {
         throw new IllegalStateException("create " + i + " failed: " + r.text());
       }
     }
-    if (host.time().pendingTimers() != 1) {
-      throw new IllegalStateException("the owner should hold one timer");
-    }
     long withSchedule = retained();
 
     // disposing the agent releases its tools, owner and fold; the live session and its log stay
     Session session = agent.session();
-    host.dispose(agent).toCompletableFuture().join();
+    host.agents().dispose(agent).toCompletableFuture().join();
     long logOnly = retained();
     long logBytes = logOnly - empty;
 

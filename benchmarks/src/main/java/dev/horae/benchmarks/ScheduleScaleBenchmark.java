@@ -8,8 +8,8 @@ import dev.horae.spi.tool.ToolCall;
 import dev.horae.spi.tool.ToolDefinition;
 import dev.horae.spi.tool.ToolExecution;
 import dev.horae.spi.tool.ToolResult;
-import dev.horae.testkit.TestHost;
-import dev.horae.testkit.agent.TestAgent;
+import dev.horae.runtime.HoraeRuntime;
+import dev.horae.runtime.agent.RuntimeAgent;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.List;
@@ -33,7 +33,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * {@code schedule_delete} and {@code schedule_list} on a session holding {@code active} pending
  * reminders, all armed (the owner holds a timer for the earliest). Flush is excluded (the
  * durability listener completes at once) and invariants are off, so the figures are the plugin's
- * pipeline plus the testkit's tool registry (argument and output-schema validation). The
+ * pipeline plus the runtime's tool registry (argument and output-schema validation). The
  * {@code …Body} variants call the tool body and its renderer directly, without the registry.
  *
  * <p>The reminders are appended to the log before the agent exists; its owner folds them once when
@@ -52,8 +52,8 @@ public class ScheduleScaleBenchmark {
   @Param({"1000", "100000", "1000000"})
   public int active;
 
-  private TestHost host;
-  private TestAgent agent;
+  private HoraeRuntime host;
+  private RuntimeAgent agent;
   private ToolDefinition listTool;
   private ToolExecution exec;
   private JsonNode listArgs;
@@ -64,21 +64,24 @@ public class ScheduleScaleBenchmark {
   /** Builds the host and the session of {@code active} pending reminders, and starts the owner. */
   @Setup(Level.Trial)
   public void setUp() {
-    host = ScheduleHosts.testHost(ScheduleHosts::instant);
+    host = ScheduleHosts.runtime(new ScheduleHosts.InstantStore(), false).horae();
     ScheduleHosts.install(host);
     var session = host.sessions().create(dev.horae.spi.session.CreateOptions.DEFAULT);
     long base = ScheduleHosts.START.toEpochMilli() + 3_600_000L;
     // distinct targets a second apart, in an order unrelated to creation
     ScheduleHosts.fill(session, active, i -> base + (i * 7_919L) % active * 1_000L);
-    agent = host.agentFor(session);
-    host.settle();
+    agent = host.openAgent(session.id());
+    agent.whenIdle().toCompletableFuture().join();
     listTool = host.tools().find(agent, "schedule_list").orElseThrow();
     exec = new ToolExecution(agent, "bench", AbortSignal.never());
     listArgs = Json.parse("{}");
     createArgs = Json.parse("{\"prompt\":\"check the deploy\",\"after_seconds\":86400}");
-    if (host.time().pendingTimers() != 1) {
-      throw new IllegalStateException("the owner should hold one timer for the earliest reminder");
-    }
+  }
+
+  /** Stops the runtime's timers and threads. */
+  @TearDown(Level.Trial)
+  public void close() {
+    host.close();
   }
 
   /** Deletes what {@link #create} added in the iteration, so every iteration starts at {@code active}. */

@@ -1,12 +1,22 @@
 package dev.horae.benchmarks;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.horae.runtime.HoraeRuntime;
+import dev.horae.runtime.agent.RuntimeAgent;
+import dev.horae.schedule.tools.SchedulePlugin;
 import dev.horae.spi.AbortSignal;
 import dev.horae.spi.session.Json;
+import dev.horae.spi.session.SessionStore;
+import dev.horae.spi.session.SessionEvent;
+import dev.horae.spi.session.SessionHeader;
+import dev.horae.spi.session.StoredSession;
 import dev.horae.spi.tool.ToolCall;
 import dev.horae.spi.tool.ToolResult;
-import dev.horae.testkit.TestHost;
-import dev.horae.testkit.agent.TestAgent;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -19,13 +29,15 @@ import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * Latency of {@code schedule_list} and {@code schedule_create} through the tool registry on a
  * session with {@code events} prior events (schedule-tools issue: under 1 ms per call, flush
- * excluded). The durability listener completes at once, so only the plugin's pipeline is
- * measured: shape checks, the per-agent queue, the incremental fold, the append and the view.
+ * excluded), on the production {@link HoraeRuntime}. Its store completes every persist at once,
+ * so only the plugin's pipeline is measured: shape checks, the per-agent queue, the incremental
+ * fold, the append and the view.
  */
 @SuppressWarnings("NullAway.Init") // JMH fills the state in @Setup methods
 @State(Scope.Thread)
@@ -40,19 +52,37 @@ public class ScheduleToolLatencyBenchmark {
   @Param({"100000"})
   public int events;
 
-  private TestHost host;
-  private TestAgent agent;
+  private HoraeRuntime host;
+  private RuntimeAgent agent;
   private JsonNode listArgs;
   private JsonNode createArgs;
   private JsonNode deleteArgs;
   private long calls;
 
-  /** Builds the host, the 100,000-event session and absorbs it once. */
+  /** A store that proves nothing durable and costs nothing: flush excluded from the figure. */
+  private static final class InstantStore implements SessionStore {
+    @Override
+    public CompletionStage<Void> persist(SessionHeader header, List<SessionEvent> log) {
+      return CompletableFuture.completedFuture(null);
+    }
+
+    @Override
+    public Optional<StoredSession> load(String id) {
+      return Optional.empty();
+    }
+
+    @Override
+    public Set<String> ids() {
+      return Set.of();
+    }
+  }
+
+  /** Builds the runtime, the 100,000-event session and absorbs it once. */
   @Setup(Level.Trial)
   public void setUp() {
-    host = ScheduleHosts.testHost(ScheduleHosts::instant);
-    ScheduleHosts.install(host);
-    agent = host.createAgent();
+    host = HoraeRuntime.builder().store(new InstantStore()).build();
+    host.install(new SchedulePlugin());
+    agent = host.openAgent("bench-session");
     JsonNode noise = Json.parse("{\"note\":\"host event\"}");
     for (int i = 0; i < events; i++) {
       agent.session().append("host/noise", noise);
@@ -61,6 +91,12 @@ public class ScheduleToolLatencyBenchmark {
     createArgs = Json.parse("{\"after_seconds\":3600,\"prompt\":\"check the deploy\"}");
     // the first call absorbs the whole log once; the measured calls must not rescan it
     call("schedule_list", listArgs);
+  }
+
+  /** Closes the runtime: its timer thread and agent. */
+  @TearDown(Level.Trial)
+  public void close() {
+    host.close();
   }
 
   /**

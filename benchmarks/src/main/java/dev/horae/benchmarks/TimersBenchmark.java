@@ -3,9 +3,7 @@ package dev.horae.benchmarks;
 import dev.horae.spi.time.Cancellable;
 import dev.horae.spi.time.SystemTime;
 import dev.horae.spi.time.Timers;
-import dev.horae.testkit.time.ManualTime;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.Random;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -24,9 +22,9 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * Timers at scale: {@code timers} reminders scheduled at once, then all cancelled (a session
- * deleting its reminders, or an owner closing) or all fired. {@link SystemTime} is the production
- * timer service; {@link ManualTime} is the testkit's, which every test suite drives.
+ * Timers at scale on the production timer service {@link SystemTime}: {@code timers} reminders
+ * scheduled at once, then all cancelled (a session deleting its reminders, or an owner closing) or
+ * all fired. The testkit's manual clock is test infrastructure and is not measured here.
  *
  * <p>Each operation handles all {@code timers} timers; divide by {@code timers} for the cost of one.
  */
@@ -38,8 +36,6 @@ import org.openjdk.jmh.annotations.Warmup;
 @Measurement(iterations = 5, time = 1)
 @Fork(value = 1, jvmArgsAppend = "-Xmx2g")
 public class TimersBenchmark {
-
-  private static final Instant START = Instant.parse("2026-07-14T00:00:00Z");
 
   /** Number of timers per operation. */
   @Param({"100000"})
@@ -101,50 +97,6 @@ public class TimersBenchmark {
     }
     ran.await();
     return ran.getCount() + timers;
-  }
-
-  /**
-   * Schedules {@code timers} timers on a fresh {@link ManualTime}, then cancels them in the order
-   * they were scheduled (the order they fall due).
-   *
-   * @return the number of timers handled
-   */
-  @Benchmark
-  public int manualTimeScheduleCancelInOrder() {
-    int[] order = new int[timers];
-    for (int i = 0; i < timers; i++) {
-      order[i] = i;
-    }
-    return scheduleThenCancel(new ManualTime(START), order);
-  }
-
-  /**
-   * Schedules {@code timers} timers on a fresh {@link ManualTime}, then advances its clock past the
-   * last deadline, running every timer at its own due point.
-   *
-   * @return the number of timers run
-   */
-  @Benchmark
-  public int manualTimeScheduleFire() {
-    ManualTime time = new ManualTime(START);
-    int[] ran = new int[1];
-    Runnable count = () -> ran[0]++;
-    for (int i = 0; i < timers; i++) {
-      var unused = time.schedule(delays[i], count);
-    }
-    time.advance(Duration.ofHours(2).plusMillis(timers));
-    return ran[0];
-  }
-
-  /**
-   * Schedules {@code timers} timers on a fresh {@link ManualTime}, then cancels them in random
-   * order.
-   *
-   * @return the number of timers handled
-   */
-  @Benchmark
-  public int manualTimeScheduleCancelShuffled() {
-    return scheduleThenCancel(new ManualTime(START), shuffled);
   }
 
   private static void nothing() {

@@ -14,11 +14,16 @@
  *       on the system clock, in memory and on the file store ({@link
  *       dev.horae.benchmarks.ScheduleHeapFootprint} measures heap per pending reminder);
  *   <li>{@link dev.horae.benchmarks.TimersBenchmark}: scheduling and cancelling 100,000 timers on
- *       the production {@code SystemTime} and the testkit {@code ManualTime};
+ *       the production {@code SystemTime};
  *   <li>{@link dev.horae.benchmarks.PreStepBenchmark}: one time-context pre-step on long logs;
- *   <li>{@link dev.horae.benchmarks.GateBenchmark}: a gated Run's perform and resume on the testkit
- *       host's session log.
+ *   <li>{@link dev.horae.benchmarks.GateBenchmark}: a gated Run's perform and resume on the
+ *       production sessions service;
+ *   <li>{@link dev.horae.benchmarks.ScheduleToolLatencyBenchmark}: Schedule tool calls through the
+ *       production runtime's tool registry on a long log.
  * </ul>
+ *
+ * <p>Every benchmark runs on production types only (the runtime, the sessions service, the
+ * stores); the testkit is test infrastructure and is not on this module's classpath.
  *
  * <p>The support types ({@link dev.horae.benchmarks.ScheduleLogs}, {@link
  * dev.horae.benchmarks.ScheduleHosts}, {@link dev.horae.benchmarks.ArraySession}, {@link

@@ -27,7 +27,7 @@ class BenchmarksSmokeTest {
         new OptionsBuilder()
             .include(
                 BenchmarksSmokeTest.class.getPackageName()
-                    + "\\.(Codec|Fold|Gate|PreStep|Timers|ScheduleScale|ScheduleBurst)Benchmark\\..*")
+                    + "\\.(Codec|Fold|Gate|PreStep|ScheduleScale|ScheduleBurst|ScheduleToolLatency|Timers|Turn)Benchmark\\..*")
             .forks(0)
             .warmupIterations(0)
             .measurementIterations(1)
@@ -65,11 +65,12 @@ class BenchmarksSmokeTest {
             "ScheduleScaleBenchmark.createThenDelete",
             "ScheduleScaleBenchmark.list",
             "ScheduleScaleBenchmark.listBody",
-            "TimersBenchmark.manualTimeScheduleCancelInOrder",
-            "TimersBenchmark.manualTimeScheduleCancelShuffled",
-            "TimersBenchmark.manualTimeScheduleFire",
+            "ScheduleToolLatencyBenchmark.createThenDelete",
+            "ScheduleToolLatencyBenchmark.list",
             "TimersBenchmark.systemTimeScheduleCancel",
-            "TimersBenchmark.systemTimeScheduleFire");
+            "TimersBenchmark.systemTimeScheduleFire",
+            "TurnBenchmark.turn",
+            "TurnBenchmark.turn");
     assertThat(results).allSatisfy(r -> assertThat(r.getPrimaryResult().getScore()).isPositive());
   }
 }

@@ -14,7 +14,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Every {@code java} code block in the README and in {@code docs/} must stand, line for line, in a
- * compiled source of this module, so no snippet a reader copies can rot.
+ * compiled source of this module (main or test: the tours that need the testkit's manual clock live
+ * in the test tree), so no snippet a reader copies can rot.
  */
 class SnippetsTest {
 
@@ -45,9 +46,11 @@ class SnippetsTest {
 
   private static String compiledSources() throws IOException {
     StringBuilder all = new StringBuilder();
-    try (Stream<Path> s = Files.walk(Path.of("src", "main", "java"))) {
-      for (Path p : s.filter(f -> f.toString().endsWith(".java")).toList()) {
-        all.append(normalize(Files.readString(p))).append('\n');
+    for (Path tree : List.of(Path.of("src", "main", "java"), Path.of("src", "test", "java"))) {
+      try (Stream<Path> s = Files.walk(tree)) {
+        for (Path p : s.filter(f -> f.toString().endsWith(".java")).sorted().toList()) {
+          all.append(normalize(Files.readString(p))).append('\n');
+        }
       }
     }
     return all.toString();

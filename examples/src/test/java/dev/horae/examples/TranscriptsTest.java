@@ -2,6 +2,7 @@ package dev.horae.examples;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.horae.examples.docs.Configs;
 import dev.horae.examples.docs.JobsTour;
 import dev.horae.examples.docs.ScheduleTour;
 import dev.horae.examples.docs.TimeContextTour;
@@ -25,12 +26,12 @@ class TranscriptsTest {
   private static final Path DOCS = Path.of("..", "docs").toAbsolutePath().normalize();
 
   @Test
-  void theSchedulePageShowsWhatTheScheduleTourProduces() throws IOException {
+  void theSchedulePageShowsWhatTheScheduleTourProduces() throws Exception {
     assertPageMatches("schedule.md", ScheduleTour.run());
   }
 
   @Test
-  void theTimeContextPageShowsTheReadingTheTimeContextTourProduces() throws IOException {
+  void theTimeContextPageShowsTheReadingTheTimeContextTourProduces() throws Exception {
     // the page's other reading comes from a live demo run (real clock); the tour runs in Shanghai
     List<String> produced = TimeContextTour.run().stream().flatMap(String::lines).map(String::strip).toList();
     List<String> shown = new ArrayList<>();
@@ -45,8 +46,23 @@ class TranscriptsTest {
   }
 
   @Test
-  void theJobsPageShowsWhatTheJobsTourProduces() throws IOException, InterruptedException {
+  void theJobsPageShowsWhatTheJobsTourProduces() throws Exception {
     assertPageMatches("jobs.md", JobsTour.run());
+  }
+
+  @Test
+  void theConfigErrorsThePagesQuoteAreTheOnesRaised() throws IOException {
+    List<String> raised = Configs.loadErrors();
+
+    assertThat(raised).containsExactly(
+        "time-context: refreshIntervalMs must be a non-negative safe integer, got 0.5",
+        "time-context: invalid IANA timeZone \"Mars/Base\"",
+        "tool-jobs: waitTimeoutMs (100) exceeds maxWaitTimeoutMs (50)",
+        "jobs: maxConcurrentJobsPerOwner must be a whole number from 1 to 9007199254740991, got 0",
+        "shell-jobs: retainTailBytes must be a whole number of at least 64, got 10");
+    String pages = Files.readString(DOCS.resolve("jobs.md")) + Files.readString(DOCS.resolve("time-context.md"));
+    // the registry's error is quoted only as its template (`got <JSON>`)
+    assertThat(pages).as("the pages quote the errors").contains(raised.get(0), raised.get(1), raised.get(2), raised.get(4));
   }
 
   private static void assertPageMatches(String page, List<String> transcript) throws IOException {

@@ -3,10 +3,10 @@ package dev.horae.examples.docs;
 import dev.horae.jobs.JobServiceConfig;
 import dev.horae.jobs.JobsControllerConfig;
 import dev.horae.jobs.shell.ShellJobConfig;
+import dev.horae.runtime.HoraeRuntime;
 import dev.horae.spi.jobs.JobsException;
 import dev.horae.spi.plugin.CompositionException;
 import dev.horae.spi.session.Json;
-import dev.horae.testkit.TestHost;
 import dev.horae.timecontext.plugin.TimeContextPlugin;
 import java.util.ArrayList;
 import java.util.List;
@@ -27,11 +27,17 @@ public final class Configs {
   public static List<String> loadErrors() {
     List<String> messages = new ArrayList<>();
     // snippet:config-errors
-    TestHost host = TestHost.builder().build();
-    try {
-      host.install(TimeContextPlugin.withConfig(Json.parse("{\"refreshIntervalMs\":0.5}")));
-    } catch (CompositionException e) {
-      messages.add(e.getMessage());   // time-context: refreshIntervalMs must be a non-negative safe integer, got 0.5
+    try (HoraeRuntime horae = HoraeRuntime.builder().build()) {   // in memory: nothing to set up
+      try {
+        horae.install(TimeContextPlugin.withConfig(Json.parse("{\"refreshIntervalMs\":0.5}")));
+      } catch (CompositionException e) {
+        messages.add(e.getMessage());   // time-context: refreshIntervalMs must be a non-negative safe integer, got 0.5
+      }
+      try {
+        horae.install(TimeContextPlugin.withConfig(Json.parse("{\"timeZone\":\"Mars/Base\"}")));
+      } catch (CompositionException e) {
+        messages.add(e.getMessage());   // time-context: invalid IANA timeZone "Mars/Base"
+      }
     }
     try {
       JobsControllerConfig.fromJson(Json.parse("{\"waitTimeoutMs\":100,\"maxWaitTimeoutMs\":50}"));
@@ -47,11 +53,6 @@ public final class Configs {
     try {
       ShellJobConfig.fromJson(Json.parse("{\"retainTailBytes\":10}"));
     } catch (JobsException e) {
-      messages.add(e.getMessage());
-    }
-    try {
-      host.install(TimeContextPlugin.withConfig(Json.parse("{\"timeZone\":\"Mars/Base\"}")));
-    } catch (CompositionException e) {
       messages.add(e.getMessage());
     }
     return messages;

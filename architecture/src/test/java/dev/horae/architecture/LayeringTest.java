@@ -1,15 +1,17 @@
-package dev.horae.conformance;
+package dev.horae.architecture;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.tngtech.archunit.base.DescribedPredicate;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.domain.JavaMethodCall;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.lang.ArchCondition;
+import com.tngtech.archunit.lang.ArchRule;
 import com.tngtech.archunit.lang.ConditionEvents;
 import com.tngtech.archunit.lang.SimpleConditionEvent;
 import com.tngtech.archunit.core.domain.JavaClass;
@@ -22,8 +24,10 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * The module layering of {@code ARCHITECTURE.md} over every {@code dev.horae} main class on this
- * module's classpath (all modules), and the single reader of the system clock.
+ * The module layering of {@code docs/architecture.md} over every {@code dev.horae} main class on
+ * this module's classpath — every module, the applications ({@code examples}, {@code benchmarks})
+ * included — and the single reader of the system clock. Test classes are not imported: test code
+ * may use the testkit and anything else.
  */
 class LayeringTest {
 
@@ -36,10 +40,13 @@ class LayeringTest {
   private static final String GATE = "dev.horae.gate..";
   private static final String INVARIANT = "dev.horae.invariant..";
   private static final String STORE = "dev.horae.store..";
+  private static final String RUNTIME = "dev.horae.runtime..";
   private static final String TESTKIT = "dev.horae.testkit..";
   private static final String CONFORMANCE = "dev.horae.conformance..";
   private static final String EXAMPLES = "dev.horae.examples..";
   private static final String BENCHMARKS = "dev.horae.benchmarks..";
+  /** The conformance module's TCK binding of the reference host: the one main class outside the testkit that runs on it. */
+  private static final String TCK_BINDING = "dev.horae.conformance.scenario.TestkitScenarioHosts";
 
   private static JavaClasses classes;
 
@@ -55,7 +62,9 @@ class LayeringTest {
     assertThat(List.of("dev.horae.spi.time.SystemTime", "dev.horae.schedule.ScheduleFold",
             "dev.horae.timecontext.TimeReadings", "dev.horae.jobs.JobTexts", "dev.horae.gate.GateJson",
             "dev.horae.testkit.TestHost", "dev.horae.conformance.ConformanceRunner",
-            "dev.horae.schedule.tools.SchedulePlugin", "dev.horae.invariant.Companions"))
+            "dev.horae.schedule.tools.SchedulePlugin", "dev.horae.invariant.Companions",
+            "dev.horae.store.LogSessions", "dev.horae.runtime.HoraeRuntime", "dev.horae.examples.Demo",
+            "dev.horae.examples.docs.Configs", "dev.horae.benchmarks.FoldBenchmark"))
         .allSatisfy(name -> assertThat(classes.contain(name)).as(name).isTrue());
   }
 
@@ -80,7 +89,8 @@ class LayeringTest {
   void theHostContractDependsOnNoHoraeModule() {
     noClasses().that().resideInAPackage(SPI)
         .should().dependOnClassesThat().resideInAnyPackage(SCHEDULE_CORE, SCHEDULE_CORE_INTERNAL,
-            SCHEDULE_TOOLS, TIME_CONTEXT, JOBS, GATE, INVARIANT, STORE, TESTKIT, CONFORMANCE, EXAMPLES, BENCHMARKS)
+            SCHEDULE_TOOLS, TIME_CONTEXT, JOBS, GATE, INVARIANT, STORE, RUNTIME, TESTKIT, CONFORMANCE, EXAMPLES,
+            BENCHMARKS)
         .check(classes);
   }
 
@@ -88,7 +98,7 @@ class LayeringTest {
   void theScheduleCoreDependsOnlyOnTheContract() {
     noClasses().that().resideInAnyPackage(SCHEDULE_CORE, SCHEDULE_CORE_INTERNAL)
         .should().dependOnClassesThat().resideInAnyPackage(SCHEDULE_TOOLS, TIME_CONTEXT, JOBS, GATE,
-            INVARIANT, STORE, TESTKIT, CONFORMANCE, EXAMPLES, BENCHMARKS)
+            INVARIANT, STORE, RUNTIME, TESTKIT, CONFORMANCE, EXAMPLES, BENCHMARKS)
         .check(classes);
   }
 
@@ -133,12 +143,13 @@ class LayeringTest {
   void libraryModulesDependOnNoApplicationHostImplementationOrTestkit() {
     noClasses().that().resideInAnyPackage(SPI, SCHEDULE_CORE, SCHEDULE_CORE_INTERNAL, SCHEDULE_TOOLS,
             TIME_CONTEXT, JOBS, GATE)
-        .should().dependOnClassesThat().resideInAnyPackage(STORE, TESTKIT, CONFORMANCE, EXAMPLES, BENCHMARKS)
+        .should().dependOnClassesThat().resideInAnyPackage(STORE, RUNTIME, TESTKIT, CONFORMANCE, EXAMPLES,
+            BENCHMARKS)
         .allowEmptyShould(true)
         .check(classes);
     // the invariant module's check command reads file-store logs, so it may use the store's API
     noClasses().that().resideInAPackage(INVARIANT)
-        .should().dependOnClassesThat().resideInAnyPackage(TESTKIT, CONFORMANCE, EXAMPLES, BENCHMARKS)
+        .should().dependOnClassesThat().resideInAnyPackage(RUNTIME, TESTKIT, CONFORMANCE, EXAMPLES, BENCHMARKS)
         .allowEmptyShould(true)
         .check(classes);
     noClasses().that().resideInAnyPackage(STORE, TESTKIT)
@@ -146,15 +157,69 @@ class LayeringTest {
             SCHEDULE_TOOLS, TIME_CONTEXT, JOBS, GATE, INVARIANT, CONFORMANCE, EXAMPLES, BENCHMARKS)
         .allowEmptyShould(true)
         .check(classes);
-    noClasses().that().resideOutsideOfPackage(CONFORMANCE)
+    noClasses().that().resideInAPackage(STORE)
+        .should().dependOnClassesThat().resideInAPackage(RUNTIME)
+        .check(classes);
+    // the examples' TCK example shows a host author how to bind the scenarios
+    noClasses().that().resideOutsideOfPackages(CONFORMANCE, EXAMPLES)
         .should().dependOnClassesThat().resideInAPackage(CONFORMANCE)
+        .check(classes);
+  }
+
+  @Test
+  void noMainCodeDependsOnTheTestkitButTheTestkitAndTheTckBinding() {
+    noMainCodeOnTheTestkit().check(classes);
+  }
+
+  @Test
+  void theTestkitRuleCatchesAMainClassOnTheTestkit() {
+    JavaClasses offender = new ClassFileImporter().importClasses(TestkitUser.class);
+    assertThatThrownBy(() -> noMainCodeOnTheTestkit().check(offender))
+        .isInstanceOf(AssertionError.class)
+        .hasMessageContaining("dev.horae.testkit.TestHost");
+  }
+
+  // test code is not imported, so "outside the testkit" means the main code of every other module
+  private static ArchRule noMainCodeOnTheTestkit() {
+    return noClasses().that().resideOutsideOfPackage(TESTKIT).and(DescribedPredicate.not(tckBinding()))
+        .should().dependOnClassesThat().resideInAPackage(TESTKIT);
+  }
+
+  /** Uses the testkit, so the testkit rule has something to catch. */
+  static final class TestkitUser {
+    Object host() {
+      return dev.horae.testkit.TestHost.builder().build();
+    }
+  }
+
+  /** The TCK binding class and its nested and anonymous classes. */
+  private static DescribedPredicate<JavaClass> tckBinding() {
+    return DescribedPredicate.describe("the TCK binding " + TCK_BINDING,
+        c -> c.getName().equals(TCK_BINDING) || c.getName().startsWith(TCK_BINDING + "$"));
+  }
+
+  @Test
+  void theRuntimeDependsOnNoTestkitNoPluginAndNoApplication() {
+    // it stands on the contract, the gate engine it runs and the sessions service; never above them
+    noClasses().that().resideInAPackage(RUNTIME)
+        .should().dependOnClassesThat().resideInAnyPackage(TESTKIT, SCHEDULE_CORE, SCHEDULE_CORE_INTERNAL,
+            SCHEDULE_TOOLS, TIME_CONTEXT, JOBS, INVARIANT, CONFORMANCE, EXAMPLES, BENCHMARKS)
+        .check(classes);
+  }
+
+  @Test
+  void noPluginDependsOnTheRuntime() {
+    noClasses().that().resideInAnyPackage(SCHEDULE_CORE, SCHEDULE_CORE_INTERNAL, SCHEDULE_TOOLS, TIME_CONTEXT,
+            JOBS, GATE)
+        .should().dependOnClassesThat().resideInAPackage(RUNTIME)
         .check(classes);
   }
 
   /** Module roots, most specific first: a package belongs to the first root it lies under. */
   private static final List<String> MODULE_ROOTS = List.of("dev.horae.spi", "dev.horae.schedule.tools",
       "dev.horae.schedule", "dev.horae.timecontext", "dev.horae.jobs", "dev.horae.gate", "dev.horae.invariant",
-      "dev.horae.store", "dev.horae.testkit", "dev.horae.conformance", "dev.horae.examples", "dev.horae.benchmarks");
+      "dev.horae.store", "dev.horae.runtime", "dev.horae.testkit", "dev.horae.conformance", "dev.horae.examples",
+      "dev.horae.benchmarks");
 
   /**
    * Known crossings into another module's internal packages, reported to their owners; anything

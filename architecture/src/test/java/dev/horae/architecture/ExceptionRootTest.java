@@ -1,4 +1,4 @@
-package dev.horae.conformance;
+package dev.horae.architecture;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 
