@@ -11,7 +11,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
+import java.time.InstantSource;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -76,7 +76,7 @@ public class ScheduleBurstBenchmark {
    */
   private static final long LEAD_MS = 500;
 
-  private final Clock clock = Clock.systemUTC();
+  private final InstantSource clock = SystemTime.wallClock();
   private final List<long[]> measured = new ArrayList<>();
   private boolean measuring;
   private @Nullable Path dir;
