@@ -6,17 +6,8 @@ import dev.horae.runtime.agent.RuntimeAgent;
 import dev.horae.schedule.tools.SchedulePlugin;
 import dev.horae.spi.AbortSignal;
 import dev.horae.spi.session.Json;
-import dev.horae.spi.session.SessionStore;
-import dev.horae.spi.session.SessionEvent;
-import dev.horae.spi.session.SessionHeader;
-import dev.horae.spi.session.StoredSession;
 import dev.horae.spi.tool.ToolCall;
 import dev.horae.spi.tool.ToolResult;
-import java.util.List;
-import java.util.Optional;
-import java.util.Set;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -59,28 +50,10 @@ public class ScheduleToolLatencyBenchmark {
   private JsonNode deleteArgs;
   private long calls;
 
-  /** A store that proves nothing durable and costs nothing: flush excluded from the figure. */
-  private static final class InstantStore implements SessionStore {
-    @Override
-    public CompletionStage<Void> persist(SessionHeader header, List<SessionEvent> log) {
-      return CompletableFuture.completedFuture(null);
-    }
-
-    @Override
-    public Optional<StoredSession> load(String id) {
-      return Optional.empty();
-    }
-
-    @Override
-    public Set<String> ids() {
-      return Set.of();
-    }
-  }
-
   /** Builds the runtime, the 100,000-event session and absorbs it once. */
   @Setup(Level.Trial)
   public void setUp() {
-    host = HoraeRuntime.builder().store(new InstantStore()).build();
+    host = HoraeRuntime.builder().store(new ScheduleHosts.InstantStore()).build();
     host.install(new SchedulePlugin());
     agent = host.openAgent("bench-session");
     JsonNode noise = Json.parse("{\"note\":\"host event\"}");
