@@ -16,7 +16,7 @@ class CreateRequestTest {
   private static final ZoneAuthority NEW_YORK =
       ZoneAuthority.reduced(Optional.of("America/New_York"), List.of("America/New_York"));
 
-  private static ScheduleResult<ScheduleRecord> create(String input, long now) {
+  static ScheduleResult<ScheduleRecord> create(String input, long now) {
     return CreateRequest.create(json(input), now, List.of(), ZoneAuthority.none());
   }
 
@@ -34,7 +34,7 @@ class CreateRequestTest {
     return ((ScheduleResult.Ok<ScheduleRecord>) r).value().scheduledAt();
   }
 
-  private static void fails(ScheduleResult<ScheduleRecord> r, ErrorCode code, String message) {
+  static void fails(ScheduleResult<ScheduleRecord> r, ErrorCode code, String message) {
     assertThat(r).isInstanceOf(ScheduleResult.Err.class);
     ScheduleError e = ((ScheduleResult.Err<ScheduleRecord>) r).error();
     assertThat(e.code()).isEqualTo(code);
