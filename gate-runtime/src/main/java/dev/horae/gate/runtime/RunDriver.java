@@ -133,23 +133,9 @@ final class RunDriver {
         break;
       }
     }
-    List<JsonNode> events = new ArrayList<>();
-    events.add(CommitCodec.runStateChanged(d.state()));
-    if (!state.isEmpty()) {
-      ObjectNode sc = F.objectNode();
-      sc.put("type", "stateChanged");
-      sc.put("commands", state.size());
-      events.add(sc);
-    }
-    if (d instanceof RunDisposition.Awaiting) {
-      ObjectNode ra = F.objectNode();
-      ra.put("type", "runAwaiting");
-      ra.put("runId", runId);
-      events.add(ra);
-    }
-    events.addAll(pendingAudits);
-    events.addAll(extras);
-    ThreadCommit c = new ThreadCommit(threadId, d, messages, state, events);
+    List<JsonNode> extraEvents = new ArrayList<>(pendingAudits);
+    extraEvents.addAll(extras);
+    ThreadCommit c = ThreadCommit.assemble(threadId, d, messages, state, extraEvents);
     if (ctx.store().isEmpty()) {
       pendingAudits.clear();
       pendingState.clear();
@@ -588,12 +574,7 @@ final class RunDriver {
   }
 
   private static ObjectNode audit(ToolCall call, String label) {
-    ObjectNode o = F.objectNode();
-    o.put("type", "permissionDecided");
-    o.put("toolId", call.toolId());
-    o.put("callId", call.callId());
-    o.put("decision", label);
-    return o;
+    return ThreadCommit.permissionDecided(call, label);
   }
 
   static Throwable unwrap(Throwable t) {
