@@ -34,7 +34,19 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import dev.horae.gate.AwaitReason;
+import dev.horae.gate.PermissionDecision;
+import dev.horae.gate.ResumeCommand;
+import dev.horae.gate.ResumeResult;
+import dev.horae.gate.runtime.GateRuntimeException;
+import dev.horae.gate.runtime.ResumeOutcome;
+import dev.horae.runtime.gate.AwaitingCall;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -65,6 +77,9 @@ import org.slf4j.LoggerFactory;
 public final class HoraeRuntime implements Host, AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(HoraeRuntime.class);
+
+  /** How long {@link #close()} waits for the agents' disposal effects before flushing anyway. */
+  private static final java.time.Duration DISPOSAL_BOUND = java.time.Duration.ofSeconds(10);
 
   private final SessionStore store;
   private final @Nullable AutoCloseable ownedStore;
@@ -108,7 +123,7 @@ public final class HoraeRuntime implements Host, AutoCloseable {
     this.defaultModel = b.model;
     this.drivers = Executors.newCachedThreadPool(daemonThreads());
     this.sessions = LogSessions.over(store, clock, warnings);
-    this.core = HostServices.assemble(sessions, drivers, warnings, RuntimeAgents.defaultFactory(), true);
+    this.core = HostServices.assemble(sessions, drivers, warnings, RuntimeAgents.defaultFactory(), true, clock, b.dispatch);
     core.provide(SessionStore.class, store);
     var unused = core.agents().onStatus((agent, status) -> {
       if (status == AgentStatus.IDLE) {
@@ -217,9 +232,8 @@ public final class HoraeRuntime implements Host, AutoCloseable {
   }
 
   private Session resumed(String sessionId) {
-    Session session = sessions.resume(sessionId);
-    TurnEngine.closeInterruptedTurn(session);
-    return session;
+    // the agent's creation reopens the log: a parked turn stays parked, a cut one is closed
+    return sessions.resume(sessionId);
   }
 
   /**
@@ -288,13 +302,118 @@ public final class HoraeRuntime implements Host, AutoCloseable {
   }
 
   /**
-   * Disposes every agent, flushes every session, stops the runtime's threads and timers, closes
+   * Every tool call an open agent's turn is parked on, waiting for a person ({@code
+   * toolPermission}) or the dispatcher ({@code scheduledAction}).
+   *
+   * @return the parked calls
+   */
+  public List<AwaitingCall> awaiting() {
+    return core.agents().awaiting();
+  }
+
+  /**
+   * Answers a parked call with the full gate resume command (gate specification §6.1): identity,
+   * result and the caller's clock reading. A rejection ({@code notAwaiting}, an identity mismatch,
+   * {@code expired}, {@code fingerprintMismatch}, …) is a value: nothing is committed and no tool
+   * runs.
+   *
+   * @param command the answer
+   * @return a stage with the outcome, completed when the continued turn parked again or ended
+   */
+  public CompletionStage<ResumeOutcome> resume(ResumeCommand command) {
+    Objects.requireNonNull(command, "command");
+    Optional<RuntimeAgent> agent = agentOf(command.threadId());
+    if (agent.isEmpty()) {
+      return CompletableFuture.completedFuture(notOpen(command.threadId()));
+    }
+    return core.agents().resume(agent.get(), command);
+  }
+
+  /**
+   * Approves a parked call: the exact committed call runs (once), and the turn goes on.
+   *
+   * @param runId the parked Run ({@link AwaitingCall#runId()})
+   * @return a stage with the outcome
+   */
+  public CompletionStage<ResumeOutcome> approve(String runId) {
+    return answer(runId, ResumeResult.allow());
+  }
+
+  /**
+   * Denies a parked call: the model receives {@code Error: blocked: <reason>} for it, the tool
+   * never runs, and the turn goes on.
+   *
+   * @param runId the parked Run
+   * @param reason why, shown to the model
+   * @return a stage with the outcome
+   */
+  public CompletionStage<ResumeOutcome> deny(String runId, String reason) {
+    Objects.requireNonNull(reason, "reason");
+    return answer(runId, new ResumeResult.Permission(new PermissionDecision.Deny(Optional.of(reason))));
+  }
+
+  /**
+   * Performs every committed scheduled action of the open agents now (gate specification §9.2),
+   * one after another; each is consumed before its tool runs, so a second call performs nothing
+   * again.
+   *
+   * @return a stage with one outcome per action found
+   */
+  public CompletionStage<List<ResumeOutcome>> performScheduledActions() {
+    CompletionStage<List<ResumeOutcome>> chain = CompletableFuture.completedFuture(new ArrayList<>());
+    for (AwaitingCall call : awaiting()) {
+      if (call.reason() != AwaitReason.SCHEDULED_ACTION) {
+        continue;
+      }
+      Optional<RuntimeAgent> agent = agentOf(call.sessionId());
+      if (agent.isEmpty()) {
+        continue;
+      }
+      chain = chain.thenCompose(list -> core.agents().performScheduled(agent.get()).thenApply(o -> {
+        list.add(o);
+        return list;
+      }));
+    }
+    return chain;
+  }
+
+  private CompletionStage<ResumeOutcome> answer(String runId, ResumeResult result) {
+    Objects.requireNonNull(runId, "runId");
+    for (AwaitingCall call : awaiting()) {
+      if (call.runId().equals(runId)) {
+        return resume(ResumeCommand.fromTicket(call.ticket(), result, clock.millis()));
+      }
+    }
+    return CompletableFuture.completedFuture(
+        new ResumeOutcome.Rejected("notAwaiting", "run is not awaiting", GateRuntimeException.Category.EXECUTION));
+  }
+
+  private Optional<RuntimeAgent> agentOf(String sessionId) {
+    return core.agents().get(sessionId).map(RuntimeAgent.class::cast);
+  }
+
+  private static ResumeOutcome notOpen(String threadId) {
+    return new ResumeOutcome.Rejected("agentNotOpen",
+        "no open agent holds session " + threadId + "; open it with openAgent first", GateRuntimeException.Category.EXECUTION);
+  }
+
+  /**
+   * Disposes every agent (awaiting its scope effects, at most ten seconds), flushes every session, stops the runtime's threads and timers, closes
    * the resources registered with {@link #closeOnShutdown} and releases the store it opened.
    */
   @Override
   public void close() {
+    List<CompletableFuture<Void>> disposals = new ArrayList<>();
     for (RuntimeAgent agent : core.agents().all()) {
-      var unused = core.agents().dispose(agent);
+      disposals.add(core.agents().dispose(agent).toCompletableFuture());
+    }
+    try {
+      // scope effects (a plugin's last appends) land before the final flush; a stuck one is bounded
+      CompletableFuture.allOf(disposals.toArray(CompletableFuture[]::new)).get(DISPOSAL_BOUND.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (ExecutionException | TimeoutException e) {
+      warnings.warn("agent disposal did not finish cleanly before the final flush", Optional.of(e));
     }
     for (Session s : sessions.list()) {
       try {
@@ -404,6 +523,8 @@ public final class HoraeRuntime implements Host, AutoCloseable {
     private @Nullable IdSource ids;
     private @Nullable WarningSink warnings;
     private @Nullable ModelPort model;
+    private @Nullable Boolean dispatchSet;
+    private boolean dispatch = true;
 
     private Builder() {}
 
@@ -514,6 +635,23 @@ public final class HoraeRuntime implements Host, AutoCloseable {
     public Builder model(ModelPort v) {
       once(model, "model");
       model = Objects.requireNonNull(v, "model");
+      return this;
+    }
+
+    /**
+     * Whether this runtime performs committed scheduled actions itself (default true): as soon as a
+     * {@code schedule} gate outcome is committed, and when a reopened agent finds one a stopped
+     * process left. False leaves them committed until {@link HoraeRuntime#performScheduledActions()}
+     * is called — for a deployment where another worker performs them, or to stop between commit
+     * and perform on purpose (the demo's restart story).
+     *
+     * @param v true to dispatch
+     * @return this builder
+     */
+    public Builder dispatchScheduledActions(boolean v) {
+      once(dispatchSet, "dispatchScheduledActions");
+      dispatchSet = v;
+      dispatch = v;
       return this;
     }
 

@@ -14,6 +14,8 @@ import dev.horae.spi.jobs.ScopeChain;
 import dev.horae.spi.plugin.WarningSink;
 import dev.horae.spi.session.Sessions;
 import java.util.Optional;
+import java.time.InstantSource;
+import dev.horae.gate.runtime.SessionCommitStore;
 import java.util.concurrent.Executor;
 
 /**
@@ -29,9 +31,13 @@ public final class HostServices {
   private final ServiceMap services = new ServiceMap();
   private final RuntimeAgents agents;
   private final LogInvariantService invariants;
+  private final SessionCommitStore commits;
 
-  private HostServices(Sessions sessions, Executor drivers, WarningSink warnings, AgentFactory factory, boolean invariantsEnabled) {
-    TurnEngine engine = new TurnEngine(tools, gates, warnings, () -> services.find(PromptSections.class));
+  private HostServices(Sessions sessions, Executor drivers, WarningSink warnings, AgentFactory factory, boolean invariantsEnabled,
+      InstantSource clock, boolean dispatch) {
+    // gate commits live in the session logs and are durable before they count (gate specification §12.0)
+    this.commits = SessionCommitStore.over(sessions::get, sessions::flush);
+    TurnEngine engine = new TurnEngine(tools, gates, warnings, () -> services.find(PromptSections.class), commits, clock, dispatch);
     this.agents = new RuntimeAgents(drivers, engine, warnings, factory);
     this.invariants = new LogInvariantService(sessions, invariantsEnabled);
     services.provide(ToolGates.class, gates);
@@ -48,11 +54,23 @@ public final class HostServices {
    * @param warnings where contained failures go
    * @param factory makes agent objects
    * @param invariantsEnabled false for the disabled invariant mode (host contract §10)
+   * @param clock the wall clock (a perform reads it for the ticket deadline)
+   * @param dispatch true to perform committed scheduled actions as soon as they are committed or
+   *     found on reopen; false leaves them to the embedder
    * @return the services
    */
-  public static HostServices assemble(
-      Sessions sessions, Executor drivers, WarningSink warnings, AgentFactory factory, boolean invariantsEnabled) {
-    return new HostServices(sessions, drivers, warnings, factory, invariantsEnabled);
+  public static HostServices assemble(Sessions sessions, Executor drivers, WarningSink warnings, AgentFactory factory,
+      boolean invariantsEnabled, InstantSource clock, boolean dispatch) {
+    return new HostServices(sessions, drivers, warnings, factory, invariantsEnabled, clock, dispatch);
+  }
+
+  /**
+   * The gate commit store over the session logs: parked calls' tickets and Run facts.
+   *
+   * @return the store
+   */
+  public SessionCommitStore commits() {
+    return commits;
   }
 
   /**

@@ -51,6 +51,7 @@ public final class TestHost implements Host {
   private final HostServices core;
   private final boolean persistence;
   private final boolean invariantsEnabled;
+  private final boolean dispatch;
 
   private TestHost(Builder b, ManualTime time, SequentialIds ids, SettableZone zone, InMemorySessionStore store, boolean resume) {
     this.time = time;
@@ -59,10 +60,11 @@ public final class TestHost implements Host {
     this.store = store;
     this.persistence = b.persistence;
     this.invariantsEnabled = b.invariants;
+    this.dispatch = b.dispatch;
     this.warnings = new CapturingWarnings();
     this.sessions = new InMemorySessions(time, warnings, store);
     this.drivers = new DriverQueue();
-    this.core = HostServices.assemble(sessions, drivers, warnings, TestAgent::new, b.invariants);
+    this.core = HostServices.assemble(sessions, drivers, warnings, TestAgent::new, b.invariants, time, b.dispatch);
     if (persistence) {
       var unused = sessions.onFlush(store);
       core.provide(SessionStore.class, store);
@@ -90,9 +92,22 @@ public final class TestHost implements Host {
    * @return the new host
    */
   public TestHost restart() {
+    return restart(dispatch);
+  }
+
+  /**
+   * A fresh runtime over this host's durable store, as {@link #restart()}, that dispatches
+   * committed scheduled actions or not: a host built with dispatch off plays a process that stopped
+   * between commit and perform; the restarted one then finds the action and performs it.
+   *
+   * @param dispatchScheduledActions whether the new host dispatches
+   * @return the new host
+   */
+  public TestHost restart(boolean dispatchScheduledActions) {
     Builder b = new Builder();
     b.persistence = persistence;
     b.invariants = invariantsEnabled;
+    b.dispatch = dispatchScheduledActions;
     return new TestHost(b, time, ids, zone, store, true);
   }
 
@@ -346,6 +361,7 @@ public final class TestHost implements Host {
     private ZoneId processZone = ZoneId.of("UTC");
     private boolean persistence = true;
     private boolean invariants = true;
+    private boolean dispatch = true;
 
     private Builder() {}
 
@@ -391,6 +407,19 @@ public final class TestHost implements Host {
      */
     public Builder invariants(boolean v) {
       invariants = v;
+      return this;
+    }
+
+    /**
+     * Whether committed scheduled actions are performed as soon as they are committed or found on
+     * reopen (default true), as {@code HoraeRuntime.Builder#dispatchScheduledActions} says; false
+     * leaves them parked for the test to perform.
+     *
+     * @param v true to dispatch
+     * @return this builder
+     */
+    public Builder dispatchScheduledActions(boolean v) {
+      this.dispatch = v;
       return this;
     }
 

@@ -122,6 +122,18 @@ public final class History {
     return false;
   }
 
+  /**
+   * The model-visible message one event stands for: a {@code user/message}, an
+   * {@code assistant/message} or a {@code tool/result}; empty for every other event and for an
+   * unreadable payload. Shadowing is not applied here (see {@link #of}).
+   *
+   * @param e the event
+   * @return the message
+   */
+  public static java.util.Optional<ChatMessage> messageOf(SessionEvent e) {
+    return java.util.Optional.ofNullable(toMessage(e));
+  }
+
   private static @org.jspecify.annotations.Nullable ChatMessage toMessage(SessionEvent e) {
     JsonNode d = e.data();
     try {

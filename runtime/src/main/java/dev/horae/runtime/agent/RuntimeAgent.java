@@ -36,7 +36,8 @@ import org.jspecify.annotations.Nullable;
  */
 public class RuntimeAgent implements Agent {
 
-  private enum Phase { IDLE, TURN, MAINTENANCE, EXTERNAL }
+  /** {@code PARKED}: a turn is open on a committed resume ticket and no thread drives it. */
+  private enum Phase { IDLE, TURN, MAINTENANCE, EXTERNAL, PARKED }
 
   private final String id;
   private final Optional<String> parentId;
@@ -50,6 +51,7 @@ public class RuntimeAgent implements Agent {
   private final List<CompletableFuture<Void>> idleWaiters = new ArrayList<>();
 
   private Phase phase = Phase.IDLE;
+  private final List<Runnable> deferred = new ArrayList<>();
   private boolean latchedWake;
   private boolean disposed;
   private @Nullable ModelPort model;
@@ -98,7 +100,7 @@ public class RuntimeAgent implements Agent {
 
   @Override
   public synchronized AgentStatus status() {
-    return phase == Phase.TURN || phase == Phase.EXTERNAL ? AgentStatus.RUNNING : AgentStatus.IDLE;
+    return phase == Phase.TURN || phase == Phase.EXTERNAL || phase == Phase.PARKED ? AgentStatus.RUNNING : AgentStatus.IDLE;
   }
 
   /**
@@ -526,9 +528,59 @@ public class RuntimeAgent implements Agent {
     return claimed;
   }
 
+  /**
+   * Whether a turn of this agent is parked on a committed resume ticket: the turn is open, no
+   * thread drives it, and new input waits until the answer continues it.
+   *
+   * @return true while parked
+   */
+  public synchronized boolean parked() {
+    return phase == Phase.PARKED;
+  }
+
+  /** The driver parked the turn it ran. */
+  synchronized void park() {
+    phase = Phase.PARKED;
+  }
+
+  /** A reopened log holds a parked turn: the agent starts parked, before anyone sees it. */
+  synchronized void restoreParked() {
+    if (phase == Phase.IDLE) {
+      phase = Phase.PARKED;
+    }
+  }
+
+  /** An answer takes the parked turn over; false when none is parked (or another answer has it). */
+  synchronized boolean unpark() {
+    if (phase != Phase.PARKED || disposed) {
+      return false;
+    }
+    phase = Phase.TURN;
+    return true;
+  }
+
+  /** The answer lost the race for the ticket: the turn is parked again, untouched. */
+  synchronized void repark() {
+    phase = Phase.PARKED;
+  }
+
+  /** Work to run once the current driver (or the agent's creation) has finished. */
+  synchronized void defer(Runnable task) {
+    deferred.add(task);
+  }
+
+  synchronized List<Runnable> takeDeferred() {
+    List<Runnable> out = new ArrayList<>(deferred);
+    deferred.clear();
+    return out;
+  }
+
   /** Called by the registry when a turn ended; returns true when the driver must go on. */
   boolean finishDriverOrContinue() {
     synchronized (this) {
+      if (phase == Phase.PARKED) {
+        return false;
+      }
       if (!disposed && hasPendingInput() && phase == Phase.TURN) {
         return true;
       }

@@ -1,5 +1,9 @@
 package dev.horae.runtime.agent;
 
+import dev.horae.gate.ResumeCommand;
+import dev.horae.gate.ResumeTicket;
+import dev.horae.gate.runtime.ResumeOutcome;
+import dev.horae.runtime.gate.AwaitingCall;
 import dev.horae.spi.AbortSignal;
 import dev.horae.spi.Registration;
 import dev.horae.spi.agent.Agent;
@@ -26,6 +30,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 
 /**
  * The agent registry (host contract §5.1): roots and children, identity-based {@code get}, created
@@ -117,6 +122,8 @@ public final class RuntimeAgents implements AgentRegistry {
   public RuntimeAgent create(Session session, Optional<String> parentId, RuntimeScope scope, Optional<ModelPort> model) {
     RuntimeAgent agent = factory.create(session.id(), parentId, session, scope, this);
     model.ifPresent(agent::useModel);
+    // a parked turn must hold the agent before any listener can hand it work
+    engine.reopen(agent, this);
     synchronized (this) {
       live.put(agent.id(), agent);
     }
@@ -127,6 +134,7 @@ public final class RuntimeAgents implements AgentRegistry {
         warnings.warn("agent-created listener failed for " + agent.id(), Optional.of(e));
       }
     }
+    runDeferred(agent);
     return agent;
   }
 
@@ -262,14 +270,84 @@ public final class RuntimeAgents implements AgentRegistry {
   }
 
   private void drive(RuntimeAgent agent) {
-    var unused = engine.runTurn(agent, this).whenComplete((v, e) -> {
+    follow(agent, engine.runTurn(agent, this));
+  }
+
+  /** After a driver's turn: the next turn when input waits, else the deferred work. */
+  private void follow(RuntimeAgent agent, CompletionStage<Void> turn) {
+    var unused = turn.whenComplete((v, e) -> {
       if (e != null) {
         warnings.warn("turn driver of " + agent.id() + " failed", Optional.of(e));
       }
       if (agent.finishDriverOrContinue()) {
         drivers.execute(() -> drive(agent));
+      } else {
+        runDeferred(agent);
       }
     });
+  }
+
+  private void runDeferred(RuntimeAgent agent) {
+    for (Runnable task : agent.takeDeferred()) {
+      drivers.execute(task);
+    }
+  }
+
+  /** Drives the continuation of a parked turn the caller has unparked. */
+  void continueParked(RuntimeAgent agent, Supplier<CompletionStage<Void>> continuation) {
+    drivers.execute(() -> {
+      CompletionStage<Void> turn;
+      try {
+        turn = continuation.get();
+      } catch (RuntimeException e) {
+        turn = CompletableFuture.failedFuture(e);
+      }
+      follow(agent, turn);
+    });
+  }
+
+  /**
+   * Answers the call an agent's turn is parked on (gate specification §6.4): the command must
+   * carry the committed ticket's identity and a result its kind allows. A rejection is a value:
+   * nothing is committed and no tool runs. An accepted answer is committed before the tool runs
+   * (consuming the ticket), and the turn runs on.
+   *
+   * @param agent the agent whose session holds the Run
+   * @param command the answer
+   * @return a stage with the outcome, completed when the turn parked again or ended
+   */
+  public CompletionStage<ResumeOutcome> resume(RuntimeAgent agent, ResumeCommand command) {
+    return engine.resume(agent, this, command);
+  }
+
+  /**
+   * Performs the scheduled action an agent's turn is parked on (gate specification §9.2).
+   *
+   * @param agent the agent
+   * @return a stage with the outcome; {@code notAwaiting} or {@code notScheduledAction} when there
+   *     is nothing to perform
+   */
+  public CompletionStage<ResumeOutcome> performScheduled(RuntimeAgent agent) {
+    return engine.performScheduled(agent, this);
+  }
+
+  /**
+   * The committed ticket an agent's turn is parked on.
+   *
+   * @param agent the agent
+   * @return the ticket, if parked
+   */
+  public Optional<ResumeTicket> parkedTicket(RuntimeAgent agent) {
+    return engine.parkedTicket(agent);
+  }
+
+  /**
+   * Every call a live agent's turn is parked on.
+   *
+   * @return the parked calls
+   */
+  public List<AwaitingCall> awaiting() {
+    return engine.awaiting(all());
   }
 
   /**

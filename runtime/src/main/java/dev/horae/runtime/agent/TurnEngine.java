@@ -3,15 +3,40 @@ package dev.horae.runtime.agent;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.node.TextNode;
+import dev.horae.gate.AwaitReason;
+import dev.horae.gate.AwaitTarget;
+import dev.horae.gate.EndCause;
+import dev.horae.gate.Failure;
+import dev.horae.gate.PermissionDecision;
+import dev.horae.gate.ResumeCommand;
+import dev.horae.gate.ResumeError;
+import dev.horae.gate.ResumeResult;
+import dev.horae.gate.ResumeTicket;
+import dev.horae.gate.ResumeValidation;
+import dev.horae.gate.RunState;
+import dev.horae.gate.runtime.CommitRejectedException;
+import dev.horae.gate.runtime.CommittedRun;
+import dev.horae.gate.runtime.GateRuntimeException;
+import dev.horae.gate.runtime.ResumeOutcome;
+import dev.horae.gate.runtime.SessionCommitStore;
+import dev.horae.gate.runtime.ToolBatch;
+import dev.horae.gate.runtime.ToolCallPhase;
+import dev.horae.gate.runtime.ToolWaitKind;
+import dev.horae.runtime.gate.AwaitingCall;
+import dev.horae.runtime.gate.TurnRun;
 import dev.horae.spi.AbortController;
 import dev.horae.spi.HoraeException;
+import dev.horae.spi.agent.StepDecision;
 import dev.horae.spi.gate.GateChain;
 import dev.horae.spi.gate.GateOutcome;
 import dev.horae.spi.gate.StateView;
+import dev.horae.spi.gate.ToolCall;
 import dev.horae.spi.gate.ToolGates;
+import dev.horae.spi.gate.ToolOutput;
 import dev.horae.spi.jobs.PromptSection;
-import dev.horae.spi.json.EcmaJson;
 import dev.horae.spi.jobs.PromptSections;
+import dev.horae.spi.json.EcmaJson;
 import dev.horae.spi.message.ContentBlock;
 import dev.horae.spi.message.UserMessage;
 import dev.horae.spi.model.FinishReason;
@@ -25,37 +50,58 @@ import dev.horae.spi.session.AppendOptions;
 import dev.horae.spi.session.EventTypes;
 import dev.horae.spi.session.Json;
 import dev.horae.spi.session.Session;
-import dev.horae.spi.session.SessionEvent;
-import dev.horae.spi.agent.StepDecision;
-import dev.horae.spi.tool.ToolCall;
+import dev.horae.spi.tool.ToolDefinition;
 import dev.horae.spi.tool.ToolRegistry;
 import dev.horae.spi.tool.ToolResult;
+import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
 
 /**
- * The turn algorithm of host contract §6.1 for one agent: turn and step events in the contract's
- * order, the pre-step waterfall, a request rebuilt from the durable model-visible history (§6.3)
- * with the system prompt, prompt sections and the visible tools, the model step, tool calls
- * through the gate chain and the tool registry, the turn-stopping hook, and a {@code turn/end} on
- * every exit path with reason {@code completed}, {@code blocked}, {@code aborted}, {@code error} or
- * {@code max-tokens}.
+ * The turn algorithm of host contract §6.1 for one agent, with durable tool-call gates: turn and
+ * step events in the contract's order, the pre-step waterfall, a request rebuilt from the durable
+ * model-visible history (§6.3) with the system prompt, prompt sections and the visible tools, the
+ * model step, every tool call through the gate chain and the tool registry, the turn-stopping
+ * hook, and a {@code turn/end} on every exit path with reason {@code completed}, {@code blocked},
+ * {@code aborted}, {@code error} or {@code max-tokens}.
+ *
+ * <p>Allow, block and set-result act at once. {@code requireConfirmation} and {@code schedule}
+ * park the turn: the step's tool batch and a resume ticket for the exact call are committed to
+ * the session log as a {@code gate/commit} (gate specification §8.1, §12.0), the turn stays open
+ * and the agent holds no thread. {@link #resume} continues that same turn — the answered call,
+ * the step's remaining calls through the gates again, then the next steps with their pre-step
+ * readings. A {@code schedule}d call is performed by the dispatcher (at once when the engine
+ * dispatches, or when the embedder asks), and after a restart on the same data the reopened
+ * agent finds its parked call again.
  *
  * <p>The loop is iterative: each step is a stage that the next step chains onto only after it
  * completed, so a long turn never deepens the stack.
  */
 public final class TurnEngine {
 
+  /** The rejection text when no committed ticket can be answered (gate specification §9.4). */
+  static final String NOT_AWAITING = "run is not awaiting";
+
+  /** The tool result of a call a stopped process left without one. */
+  static final String UNKNOWN_OUTCOME = "Error: tool outcome unknown: the process stopped before the call settled";
+
   private final ToolRegistry tools;
   private final ToolGates gates;
   private final WarningSink warnings;
   private final Supplier<Optional<PromptSections>> sections;
+  private final SessionCommitStore commits;
+  private final InstantSource clock;
+  private final boolean dispatch;
 
   /**
    * Creates the engine.
@@ -65,12 +111,20 @@ public final class TurnEngine {
    * @param warnings where contained failures go
    * @param sections the prompt-section registry, looked up for every request (a host may provide
    *     it after the engine was built)
+   * @param commits the commit store over the session logs, where parked calls are committed
+   * @param clock the clock a perform reads for the ticket deadline
+   * @param dispatch true to perform a {@code schedule}d call as soon as it is committed (and when
+   *     a reopened agent finds one); false leaves it for {@link #performScheduled}
    */
-  public TurnEngine(ToolRegistry tools, ToolGates gates, WarningSink warnings, Supplier<Optional<PromptSections>> sections) {
+  public TurnEngine(ToolRegistry tools, ToolGates gates, WarningSink warnings, Supplier<Optional<PromptSections>> sections,
+      SessionCommitStore commits, InstantSource clock, boolean dispatch) {
     this.tools = tools;
     this.gates = gates;
     this.warnings = warnings;
     this.sections = sections;
+    this.commits = commits;
+    this.clock = clock;
+    this.dispatch = dispatch;
   }
 
   /** A failed model request. */
@@ -82,91 +136,240 @@ public final class TurnEngine {
     }
   }
 
+  /** A gate outcome the runtime cannot honour (an action kind no environment permits). */
+  static final class CapabilityBoundFailure extends HoraeException {
+    private static final long serialVersionUID = 1L;
+
+    CapabilityBoundFailure(String message) {
+      super(message);
+    }
+  }
+
   /** How a step ended, for the loop. */
-  private enum StepEnd { CONTINUE, CONCLUDED, MAX_TOKENS }
+  private enum StepEnd { CONTINUE, CONCLUDED, MAX_TOKENS, PARKED }
+
+  /** The reason a parked turn's stage completes with; never written to the log. */
+  private static final String PARKED = "\u0000parked";
+
+  // ---- entry points ----------------------------------------------------------------------------
 
   CompletionStage<Void> runTurn(RuntimeAgent agent, RuntimeAgents registry) {
     Session session = agent.session();
-    long turn = nextTurnNumber(session);
-    AbortController signal = agent.beginTurn();
-    Steps steps = new Steps(agent, registry, turn, signal);
+    long turn = TurnLog.nextTurnNumber(session);
+    Turn t = new Turn(agent, registry, turn, 1, TurnRun.fresh(commits, session.id(), turn), null, "");
     CompletableFuture<String> reason;
     try {
       session.append(EventTypes.TURN_START, obj().put("turn", turn));
-      reason = steps.run();
+      reason = t.drive(t.step());
     } catch (RuntimeException e) {
       reason = CompletableFuture.failedFuture(e);
     }
-    return reason.handle((r, failure) -> {
-      String why = failure == null ? r : signal.aborted() ? "aborted" : "error";
-      if (failure != null && !signal.aborted()) {
-        warnings.warn("turn " + turn + " of " + agent.id() + " failed", Optional.of(failure));
+    return t.close(reason);
+  }
+
+  /**
+   * Continues a parked turn with an answer (gate specification §6.4, §9.2). The command is checked
+   * against the committed ticket first; a rejection is a value, commits nothing and runs no tool.
+   * An accepted answer is pre-committed (consuming the ticket) before the tool runs, and the turn
+   * then runs on until it parks again or ends.
+   *
+   * @param agent the agent whose session holds the Run
+   * @param registry the agent registry (for the driver)
+   * @param command the answer
+   * @return a stage with the outcome: the Run's state when the turn parked again or ended, or the
+   *     rejection
+   */
+  CompletionStage<ResumeOutcome> resume(RuntimeAgent agent, RuntimeAgents registry, ResumeCommand command) {
+    Optional<CommittedRun> committed = commits.view().committedRun(command.runId());
+    if (committed.isEmpty() || committed.get().record().ticket().isEmpty()
+        || !committed.get().record().threadId().equals(agent.session().id())) {
+      return rejected("notAwaiting", NOT_AWAITING, GateRuntimeException.Category.EXECUTION);
+    }
+    ResumeTicket ticket = committed.get().record().ticket().get();
+    Optional<ResumeError> invalid = ResumeValidation.validate(ticket, command);
+    if (invalid.isPresent()) {
+      return rejected(invalid.get().code(), invalid.get().message(), GateRuntimeException.Category.EXECUTION);
+    }
+    if (!ticket.snapshotId().equals(TurnRun.snapshotId(agent.id()))) {
+      return rejected("snapshotNotFound", "snapshot for resume not found", GateRuntimeException.Category.RESOLUTION);
+    }
+    if (!ticket.catalogFingerprint().equals(fingerprint(agent))) {
+      return rejected("fingerprintMismatch", "resume catalog fingerprint does not match the registered snapshot",
+          GateRuntimeException.Category.RESOLUTION);
+    }
+    TurnRun run = TurnRun.committed(commits, committed.get());
+    if (!(ticket.target() instanceof AwaitTarget.ToolCallTarget target) || run.batch().isEmpty()
+        || run.batch().get().validateAwaitingTicket(ticket.threadId(), ticket).isPresent()) {
+      return rejected("waitMismatch", "tool wait kind or correlation does not match", GateRuntimeException.Category.EXECUTION);
+    }
+    Optional<TurnLog.OpenTurn> open = TurnLog.openTurn(agent.session());
+    if (open.isEmpty() || !TurnRun.runId(agent.session().id(), open.get().turn()).equals(ticket.runId()) || !agent.unpark()) {
+      return rejected("notAwaiting", NOT_AWAITING, GateRuntimeException.Category.EXECUTION);
+    }
+    ToolBatch batch = run.batch().get();
+    Turn t = new Turn(agent, registry, open.get().turn(), batch.step(), run, open.get().trigger().orElse(null), open.get().finalText());
+    CompletableFuture<ResumeOutcome> outcome = new CompletableFuture<>();
+    t.answered = outcome;
+    registry.continueParked(agent, () -> t.close(t.drive(t.answer(batch, target, ticket, command.result()))));
+    return outcome;
+  }
+
+  /**
+   * Performs the parked scheduled action of an agent (gate specification §9.2): the command is
+   * built from the committed ticket's own identity with a permission allow.
+   *
+   * @param agent the agent
+   * @param registry the agent registry
+   * @return a stage with the outcome; {@code notAwaiting} or {@code notScheduledAction} when there
+   *     is nothing to perform
+   */
+  CompletionStage<ResumeOutcome> performScheduled(RuntimeAgent agent, RuntimeAgents registry) {
+    Optional<ResumeTicket> ticket = parkedTicket(agent);
+    if (ticket.isEmpty()) {
+      return rejected("notAwaiting", NOT_AWAITING, GateRuntimeException.Category.EXECUTION);
+    }
+    if (ticket.get().reason() != AwaitReason.SCHEDULED_ACTION) {
+      return rejected("notScheduledAction", "run is not awaiting on a scheduled action", GateRuntimeException.Category.EXECUTION);
+    }
+    return resume(agent, registry, ResumeCommand.fromTicket(ticket.get(), ResumeResult.allow(), clock.millis()));
+  }
+
+  /**
+   * The call an agent's open turn is parked on, if any.
+   *
+   * @param agent the agent
+   * @return the committed ticket of its open turn's Run
+   */
+  Optional<ResumeTicket> parkedTicket(RuntimeAgent agent) {
+    return TurnLog.openTurn(agent.session())
+        .flatMap(open -> commits.view().resumeTicket(TurnRun.runId(agent.session().id(), open.turn())));
+  }
+
+  /**
+   * Every parked call of the given agents.
+   *
+   * @param agents the agents
+   * @return their parked calls
+   */
+  List<AwaitingCall> awaiting(List<RuntimeAgent> agents) {
+    List<AwaitingCall> out = new ArrayList<>();
+    for (RuntimeAgent a : agents) {
+      parkedTicket(a).flatMap(AwaitingCall::of).ifPresent(out::add);
+    }
+    return out;
+  }
+
+  /**
+   * Reopens a resumed agent's log before anything else sees the agent: a turn parked on a
+   * committed ticket stays open and the agent parked (its scheduled action is performed when the
+   * engine dispatches); any other open turn — one a crash cut — is closed (host contract §6.1,
+   * reason {@code interrupted}): each of its calls without a result gets the unknown-outcome
+   * result, so the history stays well formed, the open step is closed, and a Run it committed gets
+   * its terminal fact.
+   *
+   * @param agent the new agent
+   * @param registry the agent registry
+   */
+  void reopen(RuntimeAgent agent, RuntimeAgents registry) {
+    Session session = agent.session();
+    Optional<TurnLog.OpenTurn> open = TurnLog.openTurn(session);
+    if (open.isEmpty()) {
+      return;
+    }
+    commits.track(session);
+    String runId = TurnRun.runId(session.id(), open.get().turn());
+    Optional<CommittedRun> committed = commits.view().committedRun(runId);
+    if (committed.isPresent() && committed.get().record().ticket().isPresent()) {
+      agent.restoreParked();
+      if (dispatch && committed.get().record().ticket().get().reason() == AwaitReason.SCHEDULED_ACTION) {
+        agent.defer(() -> dispatchQuietly(agent, registry));
       }
-      boolean ended = true;
-      try {
-        session.append(EventTypes.TURN_END, obj().put("turn", turn).put("reason", why));
-      } catch (RuntimeException e) {
-        ended = false;
-        warnings.warn("turn/end could not be appended for " + agent.id(), Optional.of(e));
+      return;
+    }
+    closeOpenStep(session, open.get());
+    if (committed.isPresent()) {
+      // appended now, before turn/end; its flush completes on its own
+      var unused = TurnRun.committed(commits, committed.get()).end(TurnRun.causeOf("interrupted"), false).exceptionally(e -> {
+        warnings.warn("the interrupted turn's run " + runId + " could not be ended", Optional.of(e));
+        return null;
+      });
+    }
+    session.append(EventTypes.TURN_END, obj().put("turn", open.get().turn()).put("reason", "interrupted"));
+  }
+
+  private void dispatchQuietly(RuntimeAgent agent, RuntimeAgents registry) {
+    var unused = performScheduled(agent, registry).whenComplete((outcome, failure) -> {
+      if (failure != null) {
+        warnings.warn("scheduled action of " + agent.id() + " failed", Optional.of(failure));
+      } else if (outcome instanceof ResumeOutcome.Rejected r) {
+        warnings.warn("scheduled action of " + agent.id() + " was not performed: " + r.display(), Optional.empty());
       }
-      agent.endTurn();
-      if (ended) {
-        registry.turnEnded(new TurnOutcome(agent.id(), session.id(), turn, why,
-            Optional.ofNullable(steps.trigger), steps.finalText));
-      }
-      return null;
     });
   }
 
-  /** The steps of one turn, chained one stage after another. */
-  private final class Steps {
+  private static CompletionStage<ResumeOutcome> rejected(String code, String message, GateRuntimeException.Category category) {
+    return CompletableFuture.completedFuture(new ResumeOutcome.Rejected(code, message, category));
+  }
+
+  // ---- one turn --------------------------------------------------------------------------------
+
+  /** The steps of one turn, chained one stage after another; also the continuation of a parked one. */
+  private final class Turn {
     private final RuntimeAgent agent;
     private final RuntimeAgents registry;
     private final long turn;
     private final AbortController signal;
+    private final TurnRun run;
     private final CompletableFuture<String> done = new CompletableFuture<>();
-    private long step = 1;
+    private long step;
     private boolean concluded;
-    /** The message that opened the turn (read after the turn, on the same chain). */
-    @org.jspecify.annotations.Nullable UserMessage trigger;
+    /** The message that opened the turn. */
+    @Nullable UserMessage trigger;
     /** The last assistant text so far. */
-    String finalText = "";
+    String finalText;
+    /** The answer whose outcome waits for this continuation to park again or end. */
+    @Nullable CompletableFuture<ResumeOutcome> answered;
+    /** The ticket committed when the turn parked. */
+    @Nullable ResumeTicket parkedOn;
 
-    Steps(RuntimeAgent agent, RuntimeAgents registry, long turn, AbortController signal) {
+    Turn(RuntimeAgent agent, RuntimeAgents registry, long turn, long step, TurnRun run, @Nullable UserMessage trigger, String finalText) {
       this.agent = agent;
       this.registry = registry;
       this.turn = turn;
-      this.signal = signal;
+      this.step = step;
+      this.run = run;
+      this.trigger = trigger;
+      this.finalText = finalText;
+      this.signal = agent.beginTurn();
     }
 
-    CompletableFuture<String> run() {
-      next();
+    /** Runs {@code first}, then one step after another until the turn ends or parks. */
+    CompletableFuture<String> drive(CompletionStage<Optional<String>> first) {
+      follow(first);
       return done;
     }
 
-    /** Starts the current step; its completion decides whether the turn ends or goes on. */
-    private void next() {
-      CompletionStage<Optional<String>> outcome;
-      try {
-        outcome = step();
-      } catch (RuntimeException e) {
-        done.completeExceptionally(e);
-        return;
-      }
-      var unused = outcome.whenComplete((end, failure) -> {
+    private void follow(CompletionStage<Optional<String>> current) {
+      var unused = current.whenComplete((end, failure) -> {
         if (failure != null) {
           done.completeExceptionally(failure);
         } else if (end.isPresent()) {
           done.complete(end.get());
         } else {
           step++;
-          next();
+          CompletionStage<Optional<String>> next;
+          try {
+            next = step();
+          } catch (RuntimeException e) {
+            next = CompletableFuture.failedFuture(e);
+          }
+          follow(next);
         }
       });
     }
 
     /** One step; an empty result means "go on with the next step". */
-    private CompletionStage<Optional<String>> step() {
+    CompletionStage<Optional<String>> step() {
       if (signal.aborted()) {
         return end("aborted");
       }
@@ -190,104 +393,335 @@ public final class TurnEngine {
         for (UserMessage m : messages) {
           session.append(EventTypes.USER_MESSAGE, m.toJson(), AppendOptions.VISIBLE);
         }
-        return modelStep(agent, turn, step, signal, this).handle((stepEnd, failure) -> {
-          session.append(EventTypes.STEP_END, obj().put("turn", turn).put("step", step));
-          if (failure != null) {
-            return CompletableFuture.<Optional<String>>failedFuture(failure);
-          }
-          if (signal.aborted()) {
-            return end("aborted");
-          }
-          if (stepEnd == StepEnd.MAX_TOKENS) {
-            return end("max-tokens");
-          }
-          concluded = stepEnd == StepEnd.CONCLUDED;
-          if (concluded && !agent.hasNextStepInput()) {
-            registry.turnStopping(agent, turn);
-            if (!agent.hasNextStepInput()) {
-              return end("completed");
-            }
-          }
-          return CompletableFuture.completedFuture(Optional.<String>empty());
-        }).thenCompose(s -> s);
+        return afterModelStep(modelStep());
       });
+    }
+
+    /** Closes the step a model answer (or a resumed batch) ended, and decides what comes next. */
+    private CompletionStage<Optional<String>> afterModelStep(CompletionStage<StepEnd> stepEnd) {
+      return stepEnd.handle((end, failure) -> {
+        if (failure == null && end == StepEnd.PARKED) {
+          return end(PARKED);
+        }
+        agent.session().append(EventTypes.STEP_END, obj().put("turn", turn).put("step", step));
+        if (failure != null) {
+          return CompletableFuture.<Optional<String>>failedFuture(failure);
+        }
+        if (signal.aborted()) {
+          return end("aborted");
+        }
+        if (end == StepEnd.MAX_TOKENS) {
+          return end("max-tokens");
+        }
+        concluded = end == StepEnd.CONCLUDED;
+        if (concluded && !agent.hasNextStepInput()) {
+          registry.turnStopping(agent, turn);
+          if (!agent.hasNextStepInput()) {
+            return end("completed");
+          }
+        }
+        return CompletableFuture.completedFuture(Optional.<String>empty());
+      }).thenCompose(s -> s);
     }
 
     private CompletionStage<Optional<String>> end(String reason) {
       return CompletableFuture.completedFuture(Optional.of(reason));
     }
-  }
 
-  private CompletionStage<StepEnd> modelStep(RuntimeAgent agent, long turn, long step, AbortController signal, Steps steps) {
-    Session session = agent.session();
-    ModelPort model = agent.model();
-    if (model == null) {
-      return CompletableFuture.failedFuture(new IllegalStateException("agent " + agent.id() + " has no model"));
+    /**
+     * The first stage of a resumed turn: the pre-commit (which consumes the ticket), the answered
+     * call, the rest of the step's batch, then the step's close.
+     */
+    CompletionStage<Optional<String>> answer(ToolBatch batch, AwaitTarget.ToolCallTarget target, ResumeTicket ticket, ResumeResult result) {
+      ToolCall call = target.toolCall().orElseThrow();
+      boolean allow = !(result instanceof ResumeResult.Permission p && p.decision() instanceof PermissionDecision.Deny);
+      String denial = result instanceof ResumeResult.Permission p && p.decision() instanceof PermissionDecision.Deny d
+          ? d.reason().orElse("denied") : "";
+      ToolResult blocked = gated(GateOutcome.block(denial));
+      CompletionStage<Void> pre = allow
+          ? run.approve(call, ToolWaitKind.of(target.kind()), ticket.correlationId())
+          : run.deny(call, output(call.callId(), blocked));
+      return pre.handle((v, failure) -> {
+        if (failure != null) {
+          Throwable c = unwrap(failure);
+          if (c instanceof CommitRejectedException cr && (cr.code().equals("runHeadMoved") || cr.code().equals("terminalFinal"))) {
+            throw new LostRace();
+          }
+          throw new CompletionException(c);
+        }
+        return null;
+      }).thenCompose(v -> {
+        CompletionStage<ToolResult> result0 = allow ? invoke(call) : CompletableFuture.completedFuture(blocked);
+        return result0.thenCompose(r -> {
+          settle(call, r);
+          List<ToolCall> calls = batch.calls().stream().map(c -> c.call()).toList();
+          Map<String, ToolOutput> settled = settledOutputs(batch);
+          settled.put(call.callId(), output(call.callId(), r));
+          int next = calls.indexOf(call) + 1;
+          return afterModelStep(runCalls(calls, next, settled).thenApply(parked -> parked ? StepEnd.PARKED : StepEnd.CONTINUE));
+        });
+      });
     }
-    session.append(EventTypes.REQUEST_HEADER, obj().put("turn", turn).put("step", step));
-    AtomicBoolean open = new AtomicBoolean(true);
-    AtomicBoolean streamed = new AtomicBoolean();
-    StreamSink sink = text -> {
-      // pieces that arrive after the response completed would land after assistant/message
-      if (open.get() && !text.isEmpty()) {
-        streamed.set(true);
-        appendChunk(session, turn, step, text);
+
+    // ---- the model step ------------------------------------------------------------------------
+
+    private CompletionStage<StepEnd> modelStep() {
+      Session session = agent.session();
+      ModelPort model = agent.model();
+      if (model == null) {
+        return CompletableFuture.failedFuture(new IllegalStateException("agent " + agent.id() + " has no model"));
       }
-    };
-    ModelRequest request = new ModelRequest(agent.id(), session.id(), turn, step, systemPrompt(agent),
-        agent.history(session.events()), toolSpecs(agent), signal, sink);
-    CompletionStage<ModelResponse> answer;
-    try {
-      answer = model.complete(request);
-    } catch (RuntimeException e) {
-      answer = CompletableFuture.failedFuture(e);
+      session.append(EventTypes.REQUEST_HEADER, obj().put("turn", turn).put("step", step));
+      AtomicBoolean open = new AtomicBoolean(true);
+      AtomicBoolean streamed = new AtomicBoolean();
+      StreamSink sink = text -> {
+        // pieces that arrive after the response completed would land after assistant/message
+        if (open.get() && !text.isEmpty()) {
+          streamed.set(true);
+          appendChunk(session, turn, step, text);
+        }
+      };
+      ModelRequest request = new ModelRequest(agent.id(), session.id(), turn, step, systemPrompt(agent),
+          agent.history(session.events()), toolSpecs(agent), signal, sink);
+      CompletionStage<ModelResponse> answer;
+      try {
+        answer = model.complete(request);
+      } catch (RuntimeException e) {
+        answer = CompletableFuture.failedFuture(e);
+      }
+      return answer.handle((response, failure) -> {
+        open.set(false);
+        if (failure != null) {
+          return CompletableFuture.<StepEnd>failedFuture(new ModelFailure("model request failed", failure));
+        }
+        if (!response.text().isEmpty()) {
+          finalText = response.text();
+        }
+        return record(response, streamed.get());
+      }).thenCompose(s -> s);
     }
-    return answer.handle((response, failure) -> {
-      open.set(false);
-      if (failure != null) {
-        return CompletableFuture.<StepEnd>failedFuture(new ModelFailure("model request failed", failure));
+
+    private CompletionStage<StepEnd> record(ModelResponse response, boolean streamed) {
+      Session session = agent.session();
+      if (!response.text().isEmpty() && !streamed) {
+        appendChunk(session, turn, step, response.text());
       }
+      ObjectNode msg = obj().put("turn", turn).put("step", step);
+      ObjectNode m = msg.putObject("message");
+      m.put("role", "assistant");
+      ArrayNode content = m.putArray("content");
       if (!response.text().isEmpty()) {
-        steps.finalText = response.text();
+        content.add(new ContentBlock(response.text()).toJson());
       }
-      return record(agent, session, turn, step, response, streamed.get(), signal);
-    }).thenCompose(s -> s);
+      if (!response.toolCalls().isEmpty()) {
+        ArrayNode toolCalls = m.putArray("toolCalls");
+        for (ToolCall c : response.toolCalls()) {
+          toolCalls.addObject().put("callId", c.callId()).put("tool", c.toolId()).set("args", c.arguments());
+        }
+      }
+      if (response.usage().known()) {
+        msg.putObject("usage").put("input", response.usage().inputTokens()).put("output", response.usage().outputTokens());
+      }
+      session.append(EventTypes.ASSISTANT_MESSAGE, msg, AppendOptions.VISIBLE);
+      if (response.finish() == FinishReason.MAX_TOKENS) {
+        // a response cut at the token limit is not acted on: its calls may be incomplete
+        return CompletableFuture.completedFuture(StepEnd.MAX_TOKENS);
+      }
+      if (response.toolCalls().isEmpty()) {
+        return CompletableFuture.completedFuture(StepEnd.CONCLUDED);
+      }
+      return runCalls(response.toolCalls(), 0, new HashMap<>()).thenApply(parked -> parked ? StepEnd.PARKED : StepEnd.CONTINUE);
+    }
+
+    // ---- tool calls ----------------------------------------------------------------------------
+
+    /** Runs {@code calls[from..]} in model order; completes with true when one of them parked the turn. */
+    private CompletionStage<Boolean> runCalls(List<ToolCall> calls, int from, Map<String, ToolOutput> settled) {
+      CompletionStage<Boolean> chain = CompletableFuture.completedFuture(false);
+      for (int i = from; i < calls.size(); i++) {
+        ToolCall c = calls.get(i);
+        chain = chain.thenCompose(parked -> parked ? CompletableFuture.completedFuture(true) : callTool(calls, c, settled));
+      }
+      return chain;
+    }
+
+    private CompletionStage<Boolean> callTool(List<ToolCall> calls, ToolCall call, Map<String, ToolOutput> settled) {
+      Session session = agent.session();
+      ObjectNode callEvent = obj().put("turn", turn).put("step", step).put("callId", call.callId()).put("tool", call.toolId());
+      callEvent.set("args", call.arguments());
+      session.append(EventTypes.TOOL_CALL, callEvent, AppendOptions.VISIBLE);
+      return GateChain.evaluate(gates.gates(), call, new View()).thenCompose(outcome -> {
+        if (outcome instanceof GateOutcome.RequireConfirmation rc) {
+          return park(calls, call, settled, false, rc.correlationId(), outcome.auditLabel());
+        }
+        if (outcome instanceof GateOutcome.Schedule s) {
+          if (s.actionKind().isPresent()) {
+            // absence is denial (gate specification §10.4): this runtime's environment permits no action kind
+            return CompletableFuture.<Boolean>failedFuture(new CapabilityBoundFailure(
+                "action kind " + s.actionKind().get() + " is not permitted for tool " + call.toolId()));
+          }
+          return park(calls, call, settled, true, s.correlationId(), outcome.auditLabel());
+        }
+        CompletionStage<ToolResult> result = outcome.isAllow() ? invoke(call) : CompletableFuture.completedFuture(gated(outcome));
+        return result.thenApply(r -> {
+          settle(call, r);
+          settled.put(call.callId(), output(call.callId(), r));
+          return false;
+        });
+      });
+    }
+
+    private CompletionStage<Boolean> park(List<ToolCall> calls, ToolCall call, Map<String, ToolOutput> settled,
+        boolean scheduled, String correlationId, String auditLabel) {
+      return run.park((int) step, calls, settled, call, scheduled, correlationId, auditLabel,
+          TurnRun.snapshotId(agent.id()), fingerprint(agent)).thenApply(ticket -> {
+            parkedOn = ticket;
+            return true;
+          });
+    }
+
+    private CompletionStage<ToolResult> invoke(ToolCall call) {
+      return tools.call(new dev.horae.spi.tool.ToolCall(agent, call.toolId(), call.callId(), call.arguments()), signal);
+    }
+
+    private void settle(ToolCall call, ToolResult result) {
+      appendResult(agent.session(), turn, step, call.callId(), call.toolId(), result);
+      run.settled(call.callId(), output(call.callId(), result));
+    }
+
+    // ---- the end -------------------------------------------------------------------------------
+
+    /**
+     * Ends the turn (or parks it): {@code turn/end} with the reason, the Run's terminal fact when
+     * it committed anything, the turn listeners; or, for a parked turn, the agent parked and the
+     * scheduled action dispatched. Completes when that is done, never exceptionally.
+     */
+    CompletionStage<Void> close(CompletableFuture<String> reason) {
+      return reason.handle((r, failure) -> {
+        if (failure != null && unwrap(failure) instanceof LostRace) {
+          // another answer consumed the ticket first: nothing was written, the turn stays parked
+          agent.endTurn();
+          agent.repark();
+          complete(new ResumeOutcome.Rejected("notAwaiting", NOT_AWAITING, GateRuntimeException.Category.EXECUTION));
+          return CompletableFuture.<Void>completedFuture(null);
+        }
+        if (failure == null && PARKED.equals(r)) {
+          agent.endTurn();
+          agent.park();
+          complete(new ResumeOutcome.Advanced(RunState.awaiting()));
+          ResumeTicket ticket = parkedOn;
+          if (dispatch && ticket != null && ticket.reason() == AwaitReason.SCHEDULED_ACTION) {
+            agent.defer(() -> dispatchQuietly(agent, registry));
+          }
+          return CompletableFuture.<Void>completedFuture(null);
+        }
+        return finish(r, failure);
+      }).thenCompose(s -> s);
+    }
+
+    private CompletionStage<Void> finish(@Nullable String r, @Nullable Throwable failure) {
+      Session session = agent.session();
+      Throwable cause = failure == null ? null : unwrap(failure);
+      String why = cause == null && r != null ? r : signal.aborted() ? "aborted" : "error";
+      if (cause != null && !signal.aborted()) {
+        warnings.warn("turn " + turn + " of " + agent.id() + " failed", Optional.of(cause));
+      }
+      EndCause endCause = cause instanceof CapabilityBoundFailure ? EndCause.error(Failure.capabilityBound()) : TurnRun.causeOf(why);
+      RunState state = RunState.ended(endCause);
+      boolean ended = true;
+      CompletionStage<Void> terminal;
+      try {
+        Optional<TurnLog.OpenTurn> open = cause == null ? Optional.empty() : TurnLog.openTurn(session);
+        // a failure can leave a step open and calls unanswered (a resumed batch, a failed park)
+        open.ifPresent(o -> closeOpenStep(session, o));
+        // the Run's terminal fact is appended before turn/end (its flush may finish later), so a
+        // turn/end is always the last event of a finished turn; a refused action kind ends the
+        // Run even when it committed nothing before (gate specification §9.1 step 2)
+        terminal = run.end(endCause, cause instanceof CapabilityBoundFailure);
+        session.append(EventTypes.TURN_END, obj().put("turn", turn).put("reason", why));
+      } catch (RuntimeException e) {
+        ended = false;
+        terminal = CompletableFuture.completedFuture(null);
+        warnings.warn("turn/end could not be appended for " + agent.id(), Optional.of(e));
+      }
+      boolean wasEnded = ended;
+      return terminal.handle((v, e) -> {
+        if (e != null) {
+          warnings.warn("the terminal fact of run " + run.runId() + " could not be committed", Optional.of(e));
+        }
+        agent.endTurn();
+        if (wasEnded) {
+          registry.turnEnded(new TurnOutcome(agent.id(), session.id(), turn, why, Optional.ofNullable(trigger), finalText));
+        }
+        complete(new ResumeOutcome.Advanced(state));
+        return null;
+      });
+    }
+
+    private void complete(ResumeOutcome outcome) {
+      CompletableFuture<ResumeOutcome> waiter = answered;
+      if (waiter != null) {
+        waiter.complete(outcome);
+      }
+    }
+
+    /** The read-only Run view a gate sees. */
+    private final class View implements StateView {
+      @Override
+      public String runId() {
+        return run.runId();
+      }
+
+      @Override
+      public String threadId() {
+        return agent.session().id();
+      }
+
+      @Override
+      public int step() {
+        return (int) step;
+      }
+
+      @Override
+      public Optional<JsonNode> state(String key) {
+        return Optional.ofNullable(commits.view().committedRunState(run.runId()).get(key)).map(JsonNode::deepCopy);
+      }
+    }
   }
 
-  private CompletionStage<StepEnd> record(
-      RuntimeAgent agent, Session session, long turn, long step, ModelResponse response, boolean streamed, AbortController signal) {
-    if (!response.text().isEmpty() && !streamed) {
-      appendChunk(session, turn, step, response.text());
+  /** Another answer consumed the ticket between the checks and the pre-commit. */
+  private static final class LostRace extends HoraeException {
+    private static final long serialVersionUID = 1L;
+
+    LostRace() {
+      super(NOT_AWAITING);
     }
-    ObjectNode msg = obj().put("turn", turn).put("step", step);
-    ObjectNode m = msg.putObject("message");
-    m.put("role", "assistant");
-    ArrayNode content = m.putArray("content");
-    if (!response.text().isEmpty()) {
-      content.add(new ContentBlock(response.text()).toJson());
-    }
-    if (!response.toolCalls().isEmpty()) {
-      ArrayNode toolCalls = m.putArray("toolCalls");
-      for (dev.horae.spi.gate.ToolCall c : response.toolCalls()) {
-        toolCalls.addObject().put("callId", c.callId()).put("tool", c.toolId()).set("args", c.arguments());
+  }
+
+  // ---- helpers ---------------------------------------------------------------------------------
+
+  private static Map<String, ToolOutput> settledOutputs(ToolBatch batch) {
+    Map<String, ToolOutput> out = new HashMap<>();
+    for (var c : batch.calls()) {
+      if (c.phase() instanceof ToolCallPhase.Completed done) {
+        out.put(c.call().callId(), done.output());
       }
     }
-    if (response.usage().known()) {
-      msg.putObject("usage").put("input", response.usage().inputTokens()).put("output", response.usage().outputTokens());
-    }
-    session.append(EventTypes.ASSISTANT_MESSAGE, msg, AppendOptions.VISIBLE);
-    if (response.finish() == FinishReason.MAX_TOKENS) {
-      // a response cut at the token limit is not acted on: its calls may be incomplete
-      return CompletableFuture.completedFuture(StepEnd.MAX_TOKENS);
-    }
-    if (response.toolCalls().isEmpty()) {
-      return CompletableFuture.completedFuture(StepEnd.CONCLUDED);
-    }
-    CompletableFuture<Void> chain = CompletableFuture.completedFuture(null);
-    for (dev.horae.spi.gate.ToolCall c : response.toolCalls()) {
-      chain = chain.thenCompose(v -> callTool(agent, turn, step, c, signal));
-    }
-    return chain.thenApply(v -> StepEnd.CONTINUE);
+    return out;
+  }
+
+  private static ToolOutput output(String callId, ToolResult result) {
+    return new ToolOutput(callId, TextNode.valueOf(result.text()), result.isError());
+  }
+
+  private static void appendResult(Session session, long turn, long step, String callId, String tool, ToolResult result) {
+    ObjectNode r = obj().put("turn", turn).put("step", step).put("callId", callId).put("tool", tool);
+    r.put("isError", result.isError());
+    ArrayNode content = r.putArray("content");
+    result.content().forEach(b -> content.add(b.toJson()));
+    result.value().ifPresent(v -> r.set("value", v));
+    result.info().ifPresent(i -> r.set("info", i));
+    session.append(EventTypes.TOOL_RESULT, r, AppendOptions.VISIBLE);
   }
 
   private static void appendChunk(Session session, long turn, long step, String text) {
@@ -318,109 +752,42 @@ public final class TurnEngine {
     return tools.visibleTo(agent).stream().map(ToolSpec::of).toList();
   }
 
-  private CompletionStage<Void> callTool(
-      RuntimeAgent agent, long turn, long step, dev.horae.spi.gate.ToolCall call, AbortController signal) {
-    Session session = agent.session();
-    ObjectNode callEvent = obj().put("turn", turn).put("step", step).put("callId", call.callId()).put("tool", call.toolId());
-    callEvent.set("args", call.arguments());
-    session.append(EventTypes.TOOL_CALL, callEvent, AppendOptions.VISIBLE);
-    StateView view = new StateView() {
-      @Override
-      public String runId() {
-        return agent.id() + "/turn-" + turn;
-      }
-
-      @Override
-      public String threadId() {
-        return session.id();
-      }
-
-      @Override
-      public int step() {
-        return (int) step;
-      }
-
-      @Override
-      public Optional<JsonNode> state(String key) {
-        return Optional.empty();
-      }
-    };
-    return GateChain.evaluate(gates.gates(), call, view)
-        .thenCompose(outcome -> outcome.isAllow()
-            ? tools.call(new ToolCall(agent, call.toolId(), call.callId(), call.arguments()), signal)
-            : CompletableFuture.completedFuture(gated(outcome)))
-        .thenAccept(result -> {
-          ObjectNode r = obj().put("turn", turn).put("step", step).put("callId", call.callId()).put("tool", call.toolId());
-          r.put("isError", result.isError());
-          ArrayNode content = r.putArray("content");
-          result.content().forEach(b -> content.add(b.toJson()));
-          result.value().ifPresent(v -> r.set("value", v));
-          result.info().ifPresent(i -> r.set("info", i));
-          session.append(EventTypes.TOOL_RESULT, r, AppendOptions.VISIBLE);
-        });
+  private String fingerprint(RuntimeAgent agent) {
+    return TurnRun.fingerprint(tools.visibleTo(agent).stream().map(ToolDefinition::name).toList());
   }
 
   private static ToolResult gated(GateOutcome outcome) {
     if (outcome instanceof GateOutcome.Block b) {
       return ToolResult.error("Error: blocked: " + b.reason(), Optional.of("BLOCKED"));
     }
-    if (outcome instanceof GateOutcome.SetResult s) {
-      return s.output().isError()
-          ? ToolResult.error("Error: " + s.output().content().asText(EcmaJson.write(s.output().content())), Optional.empty())
-          : ToolResult.success(s.output().content(), List.of(new ContentBlock(EcmaJson.write(s.output().content()))));
+    GateOutcome.SetResult s = (GateOutcome.SetResult) outcome;
+    return s.output().isError()
+        ? ToolResult.error("Error: " + s.output().content().asText(EcmaJson.write(s.output().content())), Optional.empty())
+        : ToolResult.success(s.output().content(), List.of(new ContentBlock(EcmaJson.write(s.output().content()))));
+  }
+
+  private static Throwable unwrap(Throwable t) {
+    Throwable c = t;
+    while (c instanceof CompletionException && c.getCause() != null) {
+      c = c.getCause();
     }
-    return ToolResult.error("Error: pending: " + outcome.auditLabel(), Optional.of("PENDING"));
+    return c;
   }
 
   /**
-   * Closes a turn that a crash left open (host contract §6.1, end reason {@code interrupted}): when
-   * the last {@code turn/start} of the log has no {@code turn/end}, appends the missing
-   * {@code step/end} (if a step was open) and {@code turn/end {turn, reason: "interrupted"}}. Call
-   * it once when a stored session is resumed, before its agent runs; a closed log is left as is.
-   *
-   * @param session the resumed session
-   * @return true when a turn was closed
+   * Closes the open step of an open turn: every call of the turn without a result gets the
+   * unknown-outcome result (a model request must never carry a call without its result), and the
+   * open step gets its {@code step/end}.
    */
-  public static boolean closeInterruptedTurn(Session session) {
-    List<SessionEvent> events = session.events();
-    long openStep = -1;
-    for (int i = events.size() - 1; i >= 0; i--) {
-      SessionEvent e = events.get(i);
-      switch (e.type()) {
-        case EventTypes.TURN_END -> {
-          return false;
-        }
-        case EventTypes.STEP_END -> openStep = openStep < 0 ? 0 : openStep;
-        case EventTypes.STEP_START -> openStep = openStep < 0 ? e.data().path("step").asLong() : openStep;
-        case EventTypes.TURN_START -> {
-          long turn = e.data().path("turn").asLong();
-          if (openStep > 0) {
-            session.append(EventTypes.STEP_END, obj().put("turn", turn).put("step", openStep));
-          }
-          session.append(EventTypes.TURN_END, obj().put("turn", turn).put("reason", "interrupted"));
-          return true;
-        }
-        default -> { }
-      }
+  private static void closeOpenStep(Session session, TurnLog.OpenTurn open) {
+    long turn = open.turn();
+    for (Map.Entry<String, String> call : open.unanswered().entrySet()) {
+      appendResult(session, turn, Math.max(open.openStep(), 1), call.getKey(), call.getValue(),
+          ToolResult.error(UNKNOWN_OUTCOME, Optional.empty()));
     }
-    return false;
-  }
-
-  /**
-   * The next turn number of a session: one more than the last {@code turn/start}, or 1.
-   *
-   * @param session the session
-   * @return the turn number
-   */
-  static long nextTurnNumber(Session session) {
-    List<SessionEvent> events = session.events();
-    for (int i = events.size() - 1; i >= 0; i--) {
-      SessionEvent e = events.get(i);
-      if (e.type().equals(EventTypes.TURN_START) && e.data().path("turn").canConvertToLong()) {
-        return e.data().get("turn").asLong() + 1;
-      }
+    if (open.openStep() > 0) {
+      session.append(EventTypes.STEP_END, obj().put("turn", turn).put("step", open.openStep()));
     }
-    return 1;
   }
 
   private static ObjectNode obj() {
