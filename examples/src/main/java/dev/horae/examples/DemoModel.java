@@ -41,14 +41,23 @@ final class DemoModel implements ModelPort {
     ChatMessage.User m = trigger.get();
     String text = m.text();
     if (m.source().plugin().equals(Optional.of("tool-schedule"))) {
-      return ModelResponse.text("Time to stretch your legs, as you asked.");
+      return ModelResponse.text(text.contains("Check the release")
+          ? "Reminder: time to check the release."
+          : "Time to stretch your legs, as you asked.");
     }
     if (m.source().form().equals(Optional.of("notice"))) {
       return ModelResponse.text("Your background build has finished; I read its notice: "
           + m.source().toJson().path("summary").asText());
     }
     if (text.contains("Remind me")) {
-      return call("schedule_create", "{\"after_seconds\":" + reminderDelay.toSeconds() + ",\"prompt\":\"Stretch your legs\"}");
+      String prompt = text.contains("release") ? "Check the release" : "Stretch your legs";
+      return call("schedule_create", "{\"after_seconds\":" + reminderDelay.toSeconds() + ",\"prompt\":\"" + prompt + "\"}");
+    }
+    if (text.contains("Clean up")) {
+      return call("delete_artifacts", "{\"older_than_days\":30}");
+    }
+    if (text.contains("Email")) {
+      return call("send_email", "{\"to\":\"team@example.com\",\"subject\":\"Release notes\"}");
     }
     if (text.contains("build")) {
       return call("bash_background",

@@ -16,7 +16,7 @@ class DemoTest {
   Path data;
 
   @Test
-  void theFirstRunShowsEveryCapabilityAndTheSecondRestoresWithoutDeliveringTwice() throws InterruptedException {
+  void theFirstRunShowsEveryCapabilityAndStopsWithWorkPendingWhichTheSecondFinishesExactlyOnce() throws InterruptedException {
     ByteArrayOutputStream first = new ByteArrayOutputStream();
     boolean restored = Demo.run(data, new PrintStream(first, true, StandardCharsets.UTF_8), Duration.ofSeconds(1));
     String firstRun = first.toString(StandardCharsets.UTF_8);
@@ -29,17 +29,30 @@ class DemoTest {
         .contains("[time-context snapshot] Time sampled while preparing turn 1, step 1: ")
         .contains("[Europe/Amsterdam]")
         .contains("[tool-jobs notice] background job bash-1")
-        .contains("run-1 is {\"type\":\"awaiting\"}")
-        .contains("send_email ran 1 time(s)");
+        .contains("[awaiting toolPermission] delete_artifacts {\"older_than_days\":30}")
+        .contains("[tool] delete_artifacts removed")
+        .contains("the approved turn went on and the run is {\"type\":\"ended\"")
+        .contains("[awaiting scheduledAction] send_email")
+        .doesNotContain("[tool] send_email performed")
+        .doesNotContain("[log] schedule/change dispatch schedule-2");
 
     ByteArrayOutputStream second = new ByteArrayOutputStream();
     assertThat(Demo.run(data, new PrintStream(second, true, StandardCharsets.UTF_8), Duration.ofSeconds(1))).isTrue();
     String secondRun = second.toString(StandardCharsets.UTF_8);
     assertThat(secondRun)
         .contains("restored ")
-        .contains("reminder deliveries in the log: 1 (before this run: 1)")
-        .contains("the dispatcher found no committed action waiting")
-        .contains("send_email ran 0 time(s)")
+        .contains("[tool] send_email performed for team@example.com")
+        .contains("[log] schedule/change dispatch schedule-2")
+        .contains("send_email ran 1 time(s) in this process; send_email results in the log: 1 (before this run: 0)")
+        .contains("reminder deliveries in the log: 2 (before this run: 1)");
+    // the email is performed before the reminder's turn: the reminder waited for the parked turn
+    assertThat(secondRun.indexOf("[tool] send_email performed")).isLessThan(secondRun.indexOf("dispatch schedule-2"));
+
+    ByteArrayOutputStream third = new ByteArrayOutputStream();
+    assertThat(Demo.run(data, new PrintStream(third, true, StandardCharsets.UTF_8), Duration.ofSeconds(1))).isTrue();
+    assertThat(third.toString(StandardCharsets.UTF_8))
+        .contains("send_email ran 0 time(s) in this process; send_email results in the log: 1 (before this run: 1)")
+        .contains("reminder deliveries in the log: 2 (before this run: 2)")
         .doesNotContain("[SCHEDULE REMINDER]");
   }
 }

@@ -14,7 +14,10 @@ import dev.horae.runtime.HoraeRuntime;
 import dev.horae.runtime.agent.RuntimeAgent;
 import dev.horae.schedule.tools.SchedulePlugin;
 import dev.horae.spi.Registration;
+import dev.horae.spi.gate.GateOutcome;
 import dev.horae.spi.gate.ToolCall;
+import dev.horae.spi.tool.ToolDefinition;
+import java.util.concurrent.atomic.AtomicInteger;
 import dev.horae.spi.jobs.JobService;
 import dev.horae.spi.model.ChatMessage;
 import dev.horae.spi.model.ModelPort;
@@ -42,8 +45,9 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The production runtime with every plugin on the file store, across a restart: time readings
  * before each step, a reminder created through the tool, a real {@code bash} job whose notice
- * wakes the idle agent; a new runtime on the same folder delivers the overdue reminder exactly
- * once, and every stored log passes the invariant check. Time is a manual clock; every wait is on
+ * wakes the idle agent, an email gated as a scheduled action and left committed by a process that
+ * stopped before performing it; a new runtime on the same folder performs the email exactly once
+ * and delivers the overdue reminder exactly once, and every stored log passes the invariant check. Time is a manual clock; every wait is on
  * the agent's idle stage or the log, bounded.
  */
 @Timeout(60)
@@ -68,6 +72,9 @@ class RuntimeEndToEndTest {
       if (text.contains("Remind me")) {
         return done(call("schedule_create", "{\"after_seconds\":60,\"prompt\":\"Stretch your legs\"}"));
       }
+      if (text.contains("email")) {
+        return done(call("send_email", "{\"to\":\"ada@example.com\",\"subject\":\"report\"}"));
+      }
       if (text.contains("build")) {
         return done(call("bash_background", "{\"command\":\"echo built\",\"description\":\"build\"}"));
       }
@@ -84,8 +91,22 @@ class RuntimeEndToEndTest {
     }
   }
 
-  private static HoraeRuntime open(Path dir, ManualTime time) {
-    HoraeRuntime horae = HoraeRuntime.builder().dataDir(dir).clock(time).timers(time).model(new RuleModel()).build();
+  /** Emails the {@code send_email} tool sent, across every runtime of a test. */
+  private final AtomicInteger sent = new AtomicInteger();
+
+  private HoraeRuntime open(Path dir, ManualTime time, boolean dispatch) {
+    HoraeRuntime horae = HoraeRuntime.builder().dataDir(dir).clock(time).timers(time).model(new RuleModel())
+        .dispatchScheduledActions(dispatch).build();
+    horae.tools().register(ToolDefinition.builder("send_email")
+        .description("Sends an email")
+        .body((args, exec) -> {
+          sent.incrementAndGet();
+          return CompletableFuture.completedFuture(Json.parse("{\"sent\":true}"));
+        })
+        .build());
+    // every email is a scheduled action: committed first, performed by the dispatcher
+    var unusedGate = horae.gates().register((call, state) -> CompletableFuture.completedFuture(
+        call.toolId().equals("send_email") ? GateOutcome.schedule("email-" + call.callId()) : GateOutcome.allow()));
     var unused = Companions.registerAll(horae);
     horae.install(TimeContextPlugin.withConfig(Json.parse("{\"timeZone\":\"" + ZONE + "\"}")));
     horae.install(new SchedulePlugin());
@@ -95,6 +116,28 @@ class RuntimeEndToEndTest {
     horae.install(JobsController.plugin(JobsControllerConfig.defaults()));
     horae.tools().register(BackgroundShellTool.definition(horae, ShellJobConfig.defaults()));
     return horae;
+  }
+
+  private HoraeRuntime open(Path dir, ManualTime time) {
+    return open(dir, time, true);
+  }
+
+  /** Waits, bounded, until the agent's turn is parked on a committed ticket. */
+  private static void awaitParked(HoraeRuntime horae, RuntimeAgent agent) throws Exception {
+    for (int round = 0; round < 400 && !agent.parked(); round++) {
+      CompletableFuture<Void> appended = new CompletableFuture<>();
+      Registration r = horae.sessions().onEvent((session, event) -> appended.complete(null));
+      try {
+        if (!agent.parked()) {
+          appended.get(100, TimeUnit.MILLISECONDS);
+        }
+      } catch (java.util.concurrent.TimeoutException notYet) {
+        // look again
+      } finally {
+        r.close();
+      }
+    }
+    assertThat(agent.parked()).as("parked").isTrue();
   }
 
   private static long count(RuntimeAgent agent, Predicate<SessionEvent> p) {
@@ -149,9 +192,10 @@ class RuntimeEndToEndTest {
   }
 
   @Test
-  void everyCapabilityOnOneAgentAndTheReminderDeliveredOnceAfterARestart(@TempDir Path dir) throws Exception {
+  void everyCapabilityOnOneAgentAndTheReminderAndTheScheduledActionDoneOnceAfterARestart(@TempDir Path dir) throws Exception {
     ManualTime time = new ManualTime(Instant.parse("2026-12-01T09:00:00Z"));
-    try (HoraeRuntime first = open(dir, time)) {
+    // the first process stops between committing the email and performing it
+    try (HoraeRuntime first = open(dir, time, false)) {
       RuntimeAgent agent = first.openAgent(SESSION, ZONE);
       first.prompt(agent, "Remind me in a minute to stretch.", ZONE);
       awaitIdle(first, agent, () -> { }, a -> count(a, e -> e.type().equals("schedule/change")) == 1);
@@ -160,6 +204,10 @@ class RuntimeEndToEndTest {
       assertThat(count(agent, e -> e.type().equals("user/message")
           && e.data().path("source").path("plugin").asText().equals("time-context"))).isGreaterThanOrEqualTo(1);
       assertThat(count(agent, RuntimeEndToEndTest::isDispatch)).isZero();
+      first.prompt(agent, "Send the report by email to Ada.", ZONE);
+      awaitParked(first, agent);
+      assertThat(first.awaiting()).singleElement().satisfies(c -> assertThat(c.toolId()).isEqualTo("send_email"));
+      assertThat(sent).hasValue(0);
     }
     time.advance(Duration.ofMinutes(2));
     try (HoraeRuntime second = open(dir, time)) {
@@ -172,11 +220,18 @@ class RuntimeEndToEndTest {
           .singleElement().satisfies(e -> assertThat(e.data().toString()).contains("Stretch your legs"));
       assertThat(agent.session().events()).filteredOn(e -> e.type().equals("assistant/message"))
           .last().satisfies(e -> assertThat(e.data().toString()).contains("answered: [SCHEDULE REMINDER]"));
+      // the committed email was found on reopen and performed once, before the reminder's turn
+      assertThat(sent).hasValue(1);
+      assertThat(second.awaiting()).isEmpty();
+      assertThat(agent.session().events()).filteredOn(e -> e.type().equals("tool/result")
+          && e.data().path("tool").asText().equals("send_email")).singleElement()
+          .satisfies(e -> assertThat(e.data().path("isError").asBoolean()).isFalse());
     }
     try (HoraeRuntime third = open(dir, time)) {
       RuntimeAgent agent = third.openAgent(SESSION);
       agent.whenIdle().toCompletableFuture().get(20, TimeUnit.SECONDS);
       assertThat(count(agent, RuntimeEndToEndTest::isDispatch)).isEqualTo(1);
+      assertThat(sent).hasValue(1);
     }
     try (FileSessionStore store = FileSessionStore.open(dir)) {
       for (String id : store.ids()) {

@@ -1,12 +1,18 @@
 package dev.horae.examples.docs;
 
+import dev.horae.gate.AwaitReason;
+import dev.horae.gate.ResumeCommand;
+import dev.horae.gate.runtime.ResumeOutcome;
 import dev.horae.runtime.HoraeRuntime;
+import dev.horae.runtime.gate.AwaitingCall;
 import dev.horae.runtime.agent.RuntimeAgent;
 import dev.horae.spi.model.ChatMessage;
 import dev.horae.spi.model.ModelPort;
 import dev.horae.spi.model.ModelResponse;
 import dev.horae.spi.session.Json;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
 
@@ -63,5 +69,26 @@ public final class RuntimeUsage {
         .systemPrompt("You are a concise assistant. Use schedule_create for reminders.");
     // end-snippet
     return agent;
+  }
+
+  /**
+   * Answers the parked calls of a runtime: approves every call waiting for a person, then
+   * resumes with a full gate command.
+   *
+   * @param runtime the runtime
+   * @param command a resume command the caller built (identity and result)
+   * @return the answers' outcomes, each completing when its turn parked again or ended
+   */
+  public static List<CompletionStage<ResumeOutcome>> answerParkedCalls(HoraeRuntime runtime, ResumeCommand command) {
+    // snippet:parked-calls
+    List<CompletionStage<ResumeOutcome>> answers = new ArrayList<>();
+    for (AwaitingCall call : runtime.awaiting()) {            // runId, session, tool, arguments, reason
+      if (call.reason() == AwaitReason.TOOL_PERMISSION) {
+        answers.add(runtime.approve(call.runId()));            // or runtime.deny(call.runId(), "not today")
+      }
+    }
+    answers.add(runtime.resume(command));                      // a full gate ResumeCommand, identity checked
+    // end-snippet
+    return answers;
   }
 }
