@@ -8,8 +8,6 @@ import dev.horae.spi.tool.ToolCall;
 import dev.horae.spi.tool.ToolResult;
 import dev.horae.runtime.HoraeRuntime;
 import dev.horae.runtime.agent.RuntimeAgent;
-import java.lang.management.ManagementFactory;
-import java.lang.management.MemoryMXBean;
 
 /**
  * Retained heap per pending reminder (issue 19), measured rather than benchmarked: a JMH score is a
@@ -25,8 +23,6 @@ import java.lang.management.MemoryMXBean;
  */
 public final class ScheduleHeapFootprint {
 
-  private static final MemoryMXBean MEMORY = ManagementFactory.getMemoryMXBean();
-
   private ScheduleHeapFootprint() {}
 
   /**
@@ -37,7 +33,7 @@ public final class ScheduleHeapFootprint {
   public static void main(String[] args) {
     int n = args.length > 0 ? Integer.parseInt(args[0]) : 100_000;
 
-    long empty = retained();
+    long empty = Heap.retained();
     HoraeRuntime host = ScheduleHosts.runtime(new ScheduleHosts.InstantStore(), false).horae();
     // held only here, so that dropping it after close lets the fold be collected
     ScheduleHosts.install(host);
@@ -57,12 +53,12 @@ public final class ScheduleHeapFootprint {
         throw new IllegalStateException("create " + i + " failed: " + r.text());
       }
     }
-    long withSchedule = retained();
+    long withSchedule = Heap.retained();
 
     // disposing the agent releases its tools, owner and fold; the live session and its log stay
     Session session = agent.session();
     host.agents().dispose(agent).toCompletableFuture().join();
-    long logOnly = retained();
+    long logOnly = Heap.retained();
     long logBytes = logOnly - empty;
 
     long total = withSchedule - empty;
@@ -77,12 +73,5 @@ public final class ScheduleHeapFootprint {
     if (session.length() < n) {
       throw new IllegalStateException("the log was collected early");
     }
-  }
-
-  private static long retained() {
-    for (int i = 0; i < 3; i++) {
-      System.gc();
-    }
-    return MEMORY.getHeapMemoryUsage().getUsed();
   }
 }

@@ -64,7 +64,7 @@ public class TurnBenchmark {
   private int sessions;
 
   /** Step 1 calls {@code echo}; the step after a tool result answers. */
-  private static final ModelPort STUB = request -> {
+  static final ModelPort STUB = request -> {
     boolean afterTool = (!request.messages().isEmpty()
         && request.messages().get(request.messages().size() - 1) instanceof ChatMessage.ToolOutcome)
         || request.latestUserMessages().stream().noneMatch(m -> m.source().kind().equals("user"));

@@ -58,8 +58,13 @@ public class RuntimeAgent implements Agent {
   private String systemPrompt = "";
   private @Nullable AbortController maintenanceSignal;
   private @Nullable AbortController turnSignal;
-  /** The model-visible history, projected incrementally; only the turn driver touches it. */
-  private final History.Incremental history = new History.Incremental();
+  /**
+   * The model-visible history, projected incrementally while the agent works; only the turn driver
+   * touches it. It is dropped when the agent goes idle or parks, so an idle agent holds no copy of
+   * its log whatever the number of turns: the next turn projects the log once more, work of the
+   * same order as the model client's serialising of that history for the request.
+   */
+  private History.@Nullable Incremental history;
 
   /**
    * Creates an agent; only an {@link AgentFactory} given to {@link RuntimeAgents} calls this.
@@ -128,7 +133,20 @@ public class RuntimeAgent implements Agent {
 
   /** The history of the agent's log for the next request; called by the driver only. */
   List<ChatMessage> history(List<dev.horae.spi.session.SessionEvent> events) {
-    return history.update(events);
+    History.Incremental h;
+    synchronized (this) {
+      h = history;
+      if (h == null) {
+        h = new History.Incremental();
+        history = h;
+      }
+    }
+    return h.update(events);
+  }
+
+  /** Drops the history projection; called by the driver when its turn ended or parked. */
+  synchronized void releaseHistory() {
+    history = null;
   }
 
   synchronized String systemPrompt() {
@@ -579,11 +597,13 @@ public class RuntimeAgent implements Agent {
   boolean finishDriverOrContinue() {
     synchronized (this) {
       if (phase == Phase.PARKED) {
+        releaseHistory();
         return false;
       }
       if (!disposed && hasPendingInput() && phase == Phase.TURN) {
         return true;
       }
+      releaseHistory();
       phase = Phase.IDLE;
       latchedWake = false;
     }

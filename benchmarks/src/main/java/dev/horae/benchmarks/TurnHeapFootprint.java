@@ -1,0 +1,64 @@
+package dev.horae.benchmarks;
+
+import dev.horae.runtime.HoraeRuntime;
+import dev.horae.runtime.agent.RuntimeAgent;
+import dev.horae.spi.session.Json;
+import dev.horae.spi.tool.ToolDefinition;
+import dev.horae.timecontext.plugin.TimeContextPlugin;
+import java.util.Locale;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * Retained heap of an idle agent after many turns (issue 13), measured rather than benchmarked: a
+ * JMH score is a time, so this is a plain program run from the benchmarks jar:
+ *
+ * <pre>{@code java -Xmx2g -cp benchmarks/target/benchmarks.jar dev.horae.benchmarks.TurnHeapFootprint 1000 10000 100000}</pre>
+ *
+ * <p>For each count it runs that many full turns of {@link TurnBenchmark} (time-context reading,
+ * the stub model, one registry tool) on a fresh production runtime whose store proves every flush
+ * at once and keeps nothing, so the only copy of the log is the live session. With the agent idle
+ * it reads the retained heap, disposes the agent (the live session and its log stay) and reads it
+ * again: the difference is what the agent itself holds — inboxes, phases, its scope, the
+ * incremental history projection — and the rest is the session log.
+ */
+public final class TurnHeapFootprint {
+
+  private TurnHeapFootprint() {}
+
+  /**
+   * Runs the measurement.
+   *
+   * @param args the turn counts (default 1,000, 10,000 and 100,000)
+   */
+  public static void main(String[] args) {
+    long[] counts = args.length == 0 ? new long[] {1_000, 10_000, 100_000} : java.util.Arrays.stream(args).mapToLong(Long::parseLong).toArray();
+    System.out.println("turns      log events   retained MiB   agent share bytes   log bytes/turn");
+    for (long n : counts) {
+      measure(n);
+    }
+  }
+
+  private static void measure(long turns) {
+    long empty = Heap.retained();
+    HoraeRuntime horae = HoraeRuntime.builder().store(new ScheduleHosts.InstantStore()).model(TurnBenchmark.STUB).build();
+    horae.install(TimeContextPlugin.withDefaults());
+    horae.tools().register(ToolDefinition.builder("echo")
+        .description("Echoes its text.")
+        .parameters(Json.parse("{\"type\":\"object\",\"properties\":{\"text\":{\"type\":\"string\"}},\"required\":[\"text\"]}"))
+        .body((args, exec) -> CompletableFuture.completedFuture(args))
+        .build());
+    RuntimeAgent agent = horae.openAgent("heap");
+    for (long i = 0; i < turns; i++) {
+      horae.prompt(agent, "ping the echo tool");
+      agent.whenIdle().toCompletableFuture().join();
+    }
+    long events = agent.session().length();
+    long withAgent = Heap.retained();
+    horae.agents().dispose(agent).toCompletableFuture().join();
+    agent = null;
+    long withoutAgent = Heap.retained();
+    System.out.printf(Locale.ROOT, "%-10d %-12d %-14.1f %-19d %d%n", turns, events, (withAgent - empty) / 1048576.0,
+        withAgent - withoutAgent, (withoutAgent - empty) / turns);
+    horae.close();
+  }
+}
