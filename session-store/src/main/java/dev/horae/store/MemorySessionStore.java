@@ -4,34 +4,57 @@ import dev.horae.spi.session.SessionEvent;
 import dev.horae.spi.session.SessionHeader;
 import dev.horae.spi.session.SessionStore;
 import dev.horae.spi.session.StoredSession;
+import dev.horae.store.internal.LeaseRules;
+import java.time.Duration;
+import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A session store that keeps its copies in this process: durable for as long as the process lives.
  * Right for tests, for short-lived tools and for a runtime whose sessions need not survive a
  * restart; every copy is deep, so no JSON tree is shared with a live log. Thread-safe.
+ *
+ * <p>Several sessions services of one process can share the store as if they were nodes sharing a
+ * database; {@link #leases} gives each of them fenced session leases with the rules of the JDBC
+ * store.
  */
 public final class MemorySessionStore implements SessionStore {
 
+  private static final String NAME = "the in-memory session store";
+
+  /** Guards {@link #stored} and {@link #leaseRecords}. */
   private final Map<String, StoredSession> stored = new HashMap<>();
+  private final Map<String, LeaseRules.LeaseRecord> leaseRecords = new HashMap<>();
 
   /** Creates an empty store. */
   public MemorySessionStore() {}
 
   /**
    * Keeps a deep copy of the header and log. A copy shorter than the one already kept is ignored,
-   * so a persist that completes late never rolls back a newer, longer copy.
+   * so a persist that completes late never rolls back a newer, longer copy. A session on which a
+   * lease is recorded is refused ({@link SessionLeaseException.Code#NOT_LEASED}): it is written
+   * through its lease only ({@link SessionLeases#persist}).
    */
   @Override
   public CompletionStage<Void> persist(SessionHeader header, List<SessionEvent> log) {
+    return write(header, log, null);
+  }
+
+  private CompletionStage<Void> write(SessionHeader header, List<SessionEvent> log, SessionLease.@Nullable Fenced lease) {
     synchronized (stored) {
+      Optional<SessionLeaseException> refused = refusal(header.id(), lease);
+      if (refused.isPresent()) {
+        return CompletableFuture.failedFuture(refused.get());
+      }
       StoredSession previous = stored.get(header.id());
       if (previous != null && previous.header().equals(header) && previous.events().size() <= log.size()) {
         // a flush covers the log so far: only the events since the last one are new, so copy
@@ -45,13 +68,27 @@ public final class MemorySessionStore implements SessionStore {
         return CompletableFuture.completedFuture(null);
       }
     }
-    keep(new StoredSession(header, Events.copyAll(log)));
+    StoredSession copy = new StoredSession(header, Events.copyAll(log));
+    synchronized (stored) {
+      // the lease may have changed while the copy was made outside the lock
+      Optional<SessionLeaseException> refused = refusal(header.id(), lease);
+      if (refused.isPresent()) {
+        return CompletableFuture.failedFuture(refused.get());
+      }
+      keep(copy);
+    }
     return CompletableFuture.completedFuture(null);
+  }
+
+  /** Caller holds {@link #stored}. */
+  private Optional<SessionLeaseException> refusal(String id, SessionLease.@Nullable Fenced lease) {
+    return Leases.refusal(id, leaseRecords.getOrDefault(id, LeaseRules.LeaseRecord.NEVER_LEASED), lease);
   }
 
   /**
    * Keeps an already-copied session, with the same never-shorter rule as {@link #persist}. For
-   * decorators that copy at persist time and keep later (a held flush, for instance).
+   * decorators that copy at persist time and keep later (a held flush, for instance); it does not
+   * consult leases.
    *
    * @param copy a session no caller still mutates
    */
@@ -66,7 +103,7 @@ public final class MemorySessionStore implements SessionStore {
 
   /**
    * Replaces what the store holds for a session, unconditionally: seeds a store with a prepared
-   * log.
+   * log. It does not consult leases.
    *
    * @param session the session to hold (copied)
    */
@@ -91,6 +128,21 @@ public final class MemorySessionStore implements SessionStore {
   }
 
   /**
+   * Fenced session leases on this store for one owner, with the rules of {@link
+   * JdbcSessionStore#leases}: several owners (nodes of a test, sessions services of one process)
+   * sharing this store write each session one at a time.
+   *
+   * @param owner the owner id, unique per node
+   * @param duration how long an acquired or renewed lease lasts (at least 1 ms)
+   * @param clock the clock that times leases
+   * @return the owner's view of the leases
+   * @throws IllegalArgumentException when the owner is blank or the duration shorter than 1 ms
+   */
+  public SessionLeases leases(String owner, Duration duration, InstantSource clock) {
+    return new Leased(LeaseRules.owner(owner), duration, LeaseRules.durationMillis(duration), Objects.requireNonNull(clock, "clock"));
+  }
+
+  /**
    * A deep copy of a log, as this store keeps it.
    *
    * @param log the events
@@ -98,5 +150,102 @@ public final class MemorySessionStore implements SessionStore {
    */
   public static List<SessionEvent> copyOf(List<SessionEvent> log) {
     return Events.copyAll(log);
+  }
+
+  /** One owner's leases; every operation runs under the store's lock, so it is one transaction. */
+  private final class Leased implements SessionLeases {
+    private final String owner;
+    private final Duration duration;
+    private final long durationMs;
+    private final InstantSource clock;
+
+    Leased(String owner, Duration duration, long durationMs, InstantSource clock) {
+      this.owner = owner;
+      this.duration = duration;
+      this.durationMs = durationMs;
+      this.clock = clock;
+    }
+
+    @Override
+    public String owner() {
+      return owner;
+    }
+
+    @Override
+    public Optional<Duration> duration() {
+      return Optional.of(duration);
+    }
+
+    @Override
+    public SessionStore store() {
+      return MemorySessionStore.this;
+    }
+
+    @Override
+    public SessionLease acquire(String sessionId) {
+      LeaseRules.sessionId(sessionId);
+      long now = clock.millis();
+      synchronized (stored) {
+        LeaseRules.LeaseRecord current = leaseRecords.getOrDefault(sessionId, LeaseRules.LeaseRecord.NEVER_LEASED);
+        LeaseRules.LeaseRecord next = LeaseRules.acquire(current, owner, now, durationMs)
+            .orElseThrow(() -> Leases.held(sessionId, owner, current));
+        leaseRecords.put(sessionId, next);
+        return Leases.held(sessionId, next);
+      }
+    }
+
+    @Override
+    public Optional<SessionLease> renew(SessionLease lease) {
+      SessionLease.Fenced mine = Leases.fenced(lease, lease.sessionId(), NAME);
+      long now = clock.millis();
+      synchronized (stored) {
+        LeaseRules.LeaseRecord current = leaseRecords.getOrDefault(mine.sessionId(), LeaseRules.LeaseRecord.NEVER_LEASED);
+        if (!LeaseRules.current(current, mine.owner(), mine.epoch())) {
+          return Optional.empty();
+        }
+        LeaseRules.LeaseRecord next = LeaseRules.renewed(current, now, durationMs);
+        leaseRecords.put(mine.sessionId(), next);
+        return Optional.of(Leases.held(mine.sessionId(), next));
+      }
+    }
+
+    @Override
+    public boolean release(SessionLease lease) {
+      SessionLease.Fenced mine = Leases.fenced(lease, lease.sessionId(), NAME);
+      synchronized (stored) {
+        LeaseRules.LeaseRecord current = leaseRecords.getOrDefault(mine.sessionId(), LeaseRules.LeaseRecord.NEVER_LEASED);
+        if (!LeaseRules.current(current, mine.owner(), mine.epoch())) {
+          return false;
+        }
+        leaseRecords.put(mine.sessionId(), LeaseRules.released(current));
+        return true;
+      }
+    }
+
+    @Override
+    public Optional<SessionLease> current(String sessionId) {
+      synchronized (stored) {
+        return Leases.of(sessionId, leaseRecords.getOrDefault(sessionId, LeaseRules.LeaseRecord.NEVER_LEASED));
+      }
+    }
+
+    @Override
+    public Optional<Duration> remaining(SessionLease lease) {
+      return Leases.remaining(lease, clock);
+    }
+
+    @Override
+    public CompletionStage<Void> persist(SessionHeader header, List<SessionEvent> log, SessionLease lease) {
+      try {
+        return write(header, log, Leases.fenced(lease, header, NAME));
+      } catch (RuntimeException e) {
+        return CompletableFuture.failedFuture(e);
+      }
+    }
+
+    @Override
+    public String toString() {
+      return "leases of " + owner + " on " + NAME;
+    }
   }
 }
