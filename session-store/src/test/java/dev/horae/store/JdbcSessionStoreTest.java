@@ -8,13 +8,20 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.horae.spi.session.SessionStore;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.sql.Connection;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
+import java.time.InstantSource;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import javax.sql.DataSource;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -87,7 +94,8 @@ class JdbcSessionStoreTest extends SessionStoreContract {
     JdbcSessionStore again = JdbcSessionStore.create(dataSource(), prefix);
     again.migrate();
     again.migrate();
-    assertThat(again.ddl()).hasSize(2).allMatch(s -> s.startsWith("CREATE TABLE IF NOT EXISTS " + prefix));
+    assertThat(again.ddl()).hasSize(3).allMatch(s -> s.startsWith("CREATE TABLE IF NOT EXISTS " + prefix));
+    assertThat(again.ddl().get(2)).startsWith("CREATE TABLE IF NOT EXISTS " + prefix + "lease (");
   }
 
   @Test
@@ -127,6 +135,130 @@ class JdbcSessionStoreTest extends SessionStoreContract {
     assertThatThrownBy(() -> JdbcSessionStore.create(dataSource(), "x; DROP TABLE y"))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageStartingWith("table prefix must match");
+  }
+
+  private long count(String query) throws SQLException {
+    try (Connection c = dataSource().getConnection();
+        Statement s = c.createStatement();
+        ResultSet rows = s.executeQuery(query)) {
+      rows.next();
+      return rows.getLong(1);
+    }
+  }
+
+  /**
+   * The lease contract with two stores ("nodes") on one database, each through its own {@link
+   * JdbcSessionStore} instance, and what only PostgreSQL shows: the rows.
+   */
+  @Nested
+  class Leases extends SessionLeasesContract {
+
+    @Override
+    SessionLeases leases(String owner, Duration duration, InstantSource clock) {
+      // every owner gets its own store instance, as a node of its own would
+      return JdbcSessionStore.create(dataSource(), prefix).leases(owner, duration, clock);
+    }
+
+    @Override
+    long storedEvents(String id) {
+      try {
+        long rows = count("SELECT count(*) FROM " + prefix + "event WHERE session_id = '" + id + "'");
+        long length = count("SELECT coalesce(max(length), 0) FROM " + prefix + "session WHERE session_id = '" + id + "'");
+        assertThat(length).as("committed length of " + id).isEqualTo(rows);
+        return rows;
+      } catch (SQLException e) {
+        throw new IllegalStateException(e);
+      }
+    }
+
+    /** A table lock both acquisitions queue behind, released at once when the gate closes. */
+    @Override
+    Gate acquisitionGate() throws SQLException {
+      Connection holder = dataSource().getConnection();
+      holder.setAutoCommit(false);
+      try (Statement s = holder.createStatement()) {
+        s.execute("LOCK TABLE " + prefix + "lease IN EXCLUSIVE MODE");
+      }
+      return new Gate() {
+        @Override
+        public void awaitWaiting(int acquisitions) {
+          Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> count(
+              "SELECT count(*) FROM pg_locks l JOIN pg_class r ON l.relation = r.oid WHERE r.relname = '" + prefix
+                  + "lease' AND NOT l.granted") >= acquisitions);
+        }
+
+        @Override
+        public void close() throws SQLException {
+          holder.commit();
+          holder.close();
+        }
+      };
+    }
+
+    @Test
+    void leaseTimesComeFromTheNodesClockNotTheDatabases() throws SQLException {
+      SessionLease la = leases("node-a").acquire("s");
+      clock.advance(Duration.ofSeconds(5));
+      var unused = leases("node-a").renew(la);
+      try (Connection c = dataSource().getConnection();
+          Statement s = c.createStatement();
+          ResultSet row = s.executeQuery(
+              "SELECT owner, epoch, acquired_at_ms, expires_at_ms FROM " + prefix + "lease WHERE session_id = 's'")) {
+        assertThat(row.next()).isTrue();
+        assertThat(row.getString(1)).isEqualTo("node-a");
+        assertThat(row.getLong(2)).isEqualTo(1);
+        assertThat(row.getLong(3)).isEqualTo(T0.toEpochMilli());
+        assertThat(row.getLong(4)).isEqualTo(T0.plusSeconds(35).toEpochMilli());
+      }
+    }
+
+    @Test
+    void aReleasedLeaseKeepsItsEpochInTheRow() throws SQLException {
+      SessionLeases a = leases("node-a");
+      SessionLease la = a.acquire("s");
+      assertThat(a.release(la)).isTrue();
+      assertThat(count("SELECT count(*) FROM " + prefix + "lease WHERE session_id = 's' AND owner IS NULL "
+          + "AND acquired_at_ms IS NULL AND expires_at_ms IS NULL AND epoch = 1")).isEqualTo(1);
+    }
+
+    @Test
+    void aRefusedAcquisitionChangesNoRow() throws SQLException {
+      SessionLeases a = leases("node-a");
+      SessionLease la = a.acquire("s");
+      assertThatThrownBy(() -> leases("node-b").acquire("s")).isInstanceOf(SessionLeaseException.class);
+      assertThat(a.current("s")).contains(la);
+      assertThat(count("SELECT count(*) FROM " + prefix + "lease")).isEqualTo(1);
+    }
+
+    @Test
+    void anAcquisitionWaitsWhileAPersistHoldsTheLeaseRowAndFencesItAfterwards() throws Exception {
+      SessionLeases a = leases("node-a");
+      SessionLease la = a.acquire("s");
+      a.persist(header("s"), log(1), la).toCompletableFuture().join();
+      clock.advance(LEASE.plusMillis(1));
+      // a persist of A that is in flight holds the lease row shared: simulated by a transaction
+      // that reads it FOR SHARE, as the persist does, and stays open
+      try (Connection inFlight = dataSource().getConnection()) {
+        inFlight.setAutoCommit(false);
+        try (Statement s = inFlight.createStatement()) {
+          s.executeQuery("SELECT epoch FROM " + prefix + "lease WHERE session_id = 's' FOR SHARE").close();
+        }
+        SessionLeases b = leases("node-b");
+        CompletableFuture<SessionLease> taking = CompletableFuture.supplyAsync(() -> b.acquire("s"));
+        Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> count(
+            "SELECT count(*) FROM pg_locks WHERE NOT granted") >= 1);
+        assertThat(taking).isNotDone();
+        inFlight.commit();
+        assertThat(taking.get(30, TimeUnit.SECONDS).owner()).isEqualTo("node-b");
+      }
+      refusal(Logs.failure(a.persist(header("s"), log(2), la)));
+      assertThat(storedEvents("s")).isEqualTo(1);
+    }
+
+    private void refusal(Throwable t) {
+      assertThat(t).isInstanceOfSatisfying(SessionLeaseException.class,
+          e -> assertThat(e.code()).isEqualTo(SessionLeaseException.Code.STALE_EPOCH));
+    }
   }
 
   @Test
