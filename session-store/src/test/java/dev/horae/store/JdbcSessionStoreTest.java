@@ -5,6 +5,9 @@ import static dev.horae.store.Logs.log;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import dev.horae.spi.session.CreateOptions;
+import dev.horae.spi.session.Session;
 import dev.horae.spi.session.SessionStore;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.sql.Connection;
@@ -13,6 +16,9 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -253,6 +259,52 @@ class JdbcSessionStoreTest extends SessionStoreContract {
       }
       refusal(Logs.failure(a.persist(header("s"), log(2), la)));
       assertThat(storedEvents("s")).isEqualTo(1);
+    }
+
+    @Test
+    void twoLeasedNodesOnPostgresWriteOneAtATimeAndTheDisplacedOneHearsItOnce() throws SQLException {
+      List<String> lostOnA = new ArrayList<>();
+      List<String> warningsOnA = new ArrayList<>();
+      ManualClock.NodeTimers timersA = clock.timers();
+      SessionLeaseKeeper keeperA =
+          SessionLeaseKeeper.of(leases("node-a"), timersA, Runnable::run, (m, c) -> warningsOnA.add(m));
+      keeperA.onLost((lease, why) -> lostOnA.add(lease.sessionId() + ": " + why));
+      LogSessions nodeA = LogSessions.leased(keeperA, clock, (m, c) -> warningsOnA.add(m));
+      SessionLeaseKeeper keeperB = SessionLeaseKeeper.of(leases("node-b"), clock.timers(), Runnable::run, (m, c) -> { });
+      LogSessions nodeB = LogSessions.leased(keeperB, clock, (m, c) -> { });
+
+      Session onA = nodeA.create(new CreateOptions(Optional.of("s"), Optional.empty(), Optional.empty()));
+      onA.append("test/event", JsonNodeFactory.instance.objectNode());
+      assertThat(nodeA.flush(onA).toCompletableFuture().join()).isTrue();
+      // A renews while awake
+      clock.advance(Duration.ofSeconds(10));
+      timersA.runDue();
+      assertThatThrownBy(() -> nodeB.resume("s")).isInstanceOf(SessionLeaseException.class);
+
+      // A pauses past its renewed lease; B takes the session over
+      clock.advance(LEASE.plusMillis(1));
+      Session onB = nodeB.resume("s");
+      onB.append("test/event", JsonNodeFactory.instance.objectNode());
+      assertThat(nodeB.flush(onB).toCompletableFuture().join()).isTrue();
+      assertThat(storedEvents("s")).isEqualTo(2);
+
+      // A's renewal finds the loss: the callback fires once and the session is detached
+      timersA.runDue();
+      assertThat(lostOnA).containsExactly("s: lease of session s (owner node-a, epoch 1, expires 2026-12-01T10:00:40Z) "
+          + "is no longer current: another owner acquired the session or it was released");
+      assertThat(nodeA.get("s")).isEmpty();
+      assertThat(nodeA.flush(onA).toCompletableFuture()).isCompletedExceptionally();
+      clock.advance(LEASE);
+      timersA.runDue();
+      assertThat(lostOnA).hasSize(1);
+      assertThat(storedEvents("s")).isEqualTo(2);
+      assertThat(count("SELECT epoch FROM " + prefix + "lease WHERE session_id = 's'")).isEqualTo(2);
+
+      // B closes: the lease is released and A may open the session again at once
+      nodeB.detachAll();
+      keeperB.close();
+      assertThat(nodeA.resume("s").events()).hasSize(2);
+      assertThat(count("SELECT epoch FROM " + prefix + "lease WHERE session_id = 's'")).isEqualTo(3);
     }
 
     private void refusal(Throwable t) {
