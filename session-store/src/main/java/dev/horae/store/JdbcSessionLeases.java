@@ -3,7 +3,8 @@ package dev.horae.store;
 import dev.horae.spi.session.SessionEvent;
 import dev.horae.spi.session.SessionHeader;
 import dev.horae.spi.session.SessionStore;
-import dev.horae.store.internal.LeaseRules;
+import dev.horae.store.internal.LeaseRules.Holder;
+import dev.horae.store.internal.LeaseRules.LeaseRecord;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
@@ -12,41 +13,27 @@ import java.time.Duration;
 import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.function.Function;
 
 /**
  * One owner's session leases on a {@link JdbcSessionStore}; see {@link JdbcSessionStore#leases}.
- * Each operation reads the clock once, before its transaction, and decides with {@link LeaseRules}
- * on the row it holds locked.
+ * Each operation reads the clock once, before its transaction, and decides on the lease row it
+ * holds {@code FOR UPDATE}.
  */
-final class JdbcSessionLeases implements SessionLeases {
-
-  private static final String NAME = "the JDBC session store";
+final class JdbcSessionLeases extends RecordedLeases {
 
   private final JdbcSessionStore store;
-  private final String owner;
-  private final Duration duration;
-  private final long durationMs;
-  private final InstantSource clock;
 
-  JdbcSessionLeases(JdbcSessionStore store, String owner, Duration duration, long durationMs, InstantSource clock) {
+  JdbcSessionLeases(JdbcSessionStore store, String owner, Duration duration, InstantSource clock) {
+    super(owner, duration, clock);
     this.store = store;
-    this.owner = owner;
-    this.duration = duration;
-    this.durationMs = durationMs;
-    this.clock = clock;
   }
 
   @Override
-  public String owner() {
-    return owner;
-  }
-
-  @Override
-  public Optional<Duration> duration() {
-    return Optional.of(duration);
+  String storeName() {
+    return "the JDBC session store (" + store.tables().leases() + ")";
   }
 
   @Override
@@ -55,81 +42,47 @@ final class JdbcSessionLeases implements SessionLeases {
   }
 
   @Override
-  public SessionLease acquire(String sessionId) {
-    LeaseRules.sessionId(sessionId);
-    long now = clock.millis();
-    List<SessionLease> result = new ArrayList<>(1);
+  <T> T locked(String sessionId, boolean create, Function<LeaseRecord, Decision<T>> decide) {
+    List<T> result = new ArrayList<>(1);
     store.inTransaction(sessionId, Connection.TRANSACTION_READ_COMMITTED, c -> {
-      // a concurrent first acquisition waits here on the primary key until the other commits
-      try (PreparedStatement insert = c.prepareStatement(store.tables().insertLease())) {
-        insert.setString(1, sessionId);
-        insert.executeUpdate();
+      if (create) {
+        // a concurrent first acquisition waits here on the primary key until the other commits;
+        // a refusal rolls this insert back too, so it leaves nothing behind
+        try (PreparedStatement insert = c.prepareStatement(store.tables().insertLease())) {
+          insert.setString(1, sessionId);
+          insert.executeUpdate();
+        }
       }
-      LeaseRules.LeaseRecord current = store.readLease(c, sessionId, store.tables().lockLease());
-      // the refusal rolls back the row insert too: a refused acquisition leaves nothing behind
-      LeaseRules.LeaseRecord next = LeaseRules.acquire(current, owner, now, durationMs)
-          .orElseThrow(() -> Leases.held(sessionId, owner, current));
-      update(c, sessionId, next);
-      result.add(Leases.held(sessionId, next));
+      Decision<T> decision = decide.apply(store.readLease(c, sessionId, store.tables().lockLease()));
+      LeaseRecord write = decision.write();
+      if (write != null) {
+        update(c, sessionId, write);
+      }
+      result.add(decision.result());
     });
     return result.get(0);
   }
 
   @Override
-  public Optional<SessionLease> renew(SessionLease lease) {
-    SessionLease.Fenced mine = Leases.fenced(lease, lease.sessionId(), NAME);
-    long now = clock.millis();
-    List<SessionLease> result = new ArrayList<>(1);
-    store.inTransaction(mine.sessionId(), Connection.TRANSACTION_READ_COMMITTED, c -> {
-      LeaseRules.LeaseRecord current = store.readLease(c, mine.sessionId(), store.tables().lockLease());
-      if (LeaseRules.current(current, mine.owner(), mine.epoch())) {
-        LeaseRules.LeaseRecord next = LeaseRules.renewed(current, now, durationMs);
-        update(c, mine.sessionId(), next);
-        result.add(Leases.held(mine.sessionId(), next));
-      }
-    });
-    return result.stream().findFirst();
-  }
-
-  @Override
-  public boolean release(SessionLease lease) {
-    SessionLease.Fenced mine = Leases.fenced(lease, lease.sessionId(), NAME);
-    boolean[] released = {false};
-    store.inTransaction(mine.sessionId(), Connection.TRANSACTION_READ_COMMITTED, c -> {
-      LeaseRules.LeaseRecord current = store.readLease(c, mine.sessionId(), store.tables().lockLease());
-      if (LeaseRules.current(current, mine.owner(), mine.epoch())) {
-        update(c, mine.sessionId(), LeaseRules.released(current));
-        released[0] = true;
-      }
-    });
-    return released[0];
-  }
-
-  @Override
-  public Optional<SessionLease> current(String sessionId) {
-    List<Optional<SessionLease>> result = new ArrayList<>(1);
+  LeaseRecord read(String sessionId) {
+    List<LeaseRecord> result = new ArrayList<>(1);
     store.inTransaction(sessionId, Connection.TRANSACTION_READ_COMMITTED,
-        c -> result.add(Leases.of(sessionId, store.readLease(c, sessionId, store.tables().readLease()))));
+        c -> result.add(store.readLease(c, sessionId, store.tables().readLease())));
     return result.get(0);
-  }
-
-  @Override
-  public Optional<Duration> remaining(SessionLease lease) {
-    return Leases.remaining(lease, clock);
   }
 
   @Override
   public CompletionStage<Void> persist(SessionHeader header, List<SessionEvent> log, SessionLease lease) {
     try {
-      return store.write(header, log, Leases.fenced(lease, header, NAME));
+      return store.write(header, log, Leases.fenced(lease, header, storeName()));
     } catch (RuntimeException e) {
       return CompletableFuture.failedFuture(e);
     }
   }
 
-  private void update(Connection c, String sessionId, LeaseRules.LeaseRecord next) throws SQLException {
+  private void update(Connection c, String sessionId, LeaseRecord next) throws SQLException {
     try (PreparedStatement update = c.prepareStatement(store.tables().updateLease())) {
-      LeaseRules.Holder h = next.holder();
+      Holder h = next.holder();
       if (h == null) {
         update.setNull(1, Types.VARCHAR);
         update.setLong(2, next.epoch());
@@ -144,10 +97,5 @@ final class JdbcSessionLeases implements SessionLeases {
       update.setString(5, sessionId);
       update.executeUpdate();
     }
-  }
-
-  @Override
-  public String toString() {
-    return "leases of " + owner + " on " + NAME + " (" + store.tables().leases() + ")";
   }
 }

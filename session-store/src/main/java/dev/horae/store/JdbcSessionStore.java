@@ -18,7 +18,6 @@ import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -260,8 +259,7 @@ public final class JdbcSessionStore implements SessionStore {
    * @throws IllegalArgumentException when the owner is blank or the duration shorter than 1 ms
    */
   public SessionLeases leases(String owner, Duration duration, InstantSource clock) {
-    return new JdbcSessionLeases(
-        this, LeaseRules.owner(owner), duration, LeaseRules.durationMillis(duration), Objects.requireNonNull(clock, "clock"));
+    return new JdbcSessionLeases(this, owner, duration, clock);
   }
 
   SessionTables tables() {

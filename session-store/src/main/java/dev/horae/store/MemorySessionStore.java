@@ -11,11 +11,11 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -139,7 +139,7 @@ public final class MemorySessionStore implements SessionStore {
    * @throws IllegalArgumentException when the owner is blank or the duration shorter than 1 ms
    */
   public SessionLeases leases(String owner, Duration duration, InstantSource clock) {
-    return new Leased(LeaseRules.owner(owner), duration, LeaseRules.durationMillis(duration), Objects.requireNonNull(clock, "clock"));
+    return new Leased(owner, duration, clock);
   }
 
   /**
@@ -153,27 +153,15 @@ public final class MemorySessionStore implements SessionStore {
   }
 
   /** One owner's leases; every operation runs under the store's lock, so it is one transaction. */
-  private final class Leased implements SessionLeases {
-    private final String owner;
-    private final Duration duration;
-    private final long durationMs;
-    private final InstantSource clock;
+  private final class Leased extends RecordedLeases {
 
-    Leased(String owner, Duration duration, long durationMs, InstantSource clock) {
-      this.owner = owner;
-      this.duration = duration;
-      this.durationMs = durationMs;
-      this.clock = clock;
+    Leased(String owner, Duration duration, InstantSource clock) {
+      super(owner, duration, clock);
     }
 
     @Override
-    public String owner() {
-      return owner;
-    }
-
-    @Override
-    public Optional<Duration> duration() {
-      return Optional.of(duration);
+    String storeName() {
+      return NAME;
     }
 
     @Override
@@ -182,56 +170,22 @@ public final class MemorySessionStore implements SessionStore {
     }
 
     @Override
-    public SessionLease acquire(String sessionId) {
-      LeaseRules.sessionId(sessionId);
-      long now = clock.millis();
+    <T> T locked(String sessionId, boolean create, Function<LeaseRules.LeaseRecord, Decision<T>> decide) {
       synchronized (stored) {
-        LeaseRules.LeaseRecord current = leaseRecords.getOrDefault(sessionId, LeaseRules.LeaseRecord.NEVER_LEASED);
-        LeaseRules.LeaseRecord next = LeaseRules.acquire(current, owner, now, durationMs)
-            .orElseThrow(() -> Leases.held(sessionId, owner, current));
-        leaseRecords.put(sessionId, next);
-        return Leases.held(sessionId, next);
-      }
-    }
-
-    @Override
-    public Optional<SessionLease> renew(SessionLease lease) {
-      SessionLease.Fenced mine = Leases.fenced(lease, lease.sessionId(), NAME);
-      long now = clock.millis();
-      synchronized (stored) {
-        LeaseRules.LeaseRecord current = leaseRecords.getOrDefault(mine.sessionId(), LeaseRules.LeaseRecord.NEVER_LEASED);
-        if (!LeaseRules.current(current, mine.owner(), mine.epoch())) {
-          return Optional.empty();
+        Decision<T> decision = decide.apply(read(sessionId));
+        LeaseRules.LeaseRecord write = decision.write();
+        if (write != null) {
+          leaseRecords.put(sessionId, write);
         }
-        LeaseRules.LeaseRecord next = LeaseRules.renewed(current, now, durationMs);
-        leaseRecords.put(mine.sessionId(), next);
-        return Optional.of(Leases.held(mine.sessionId(), next));
+        return decision.result();
       }
     }
 
     @Override
-    public boolean release(SessionLease lease) {
-      SessionLease.Fenced mine = Leases.fenced(lease, lease.sessionId(), NAME);
+    LeaseRules.LeaseRecord read(String sessionId) {
       synchronized (stored) {
-        LeaseRules.LeaseRecord current = leaseRecords.getOrDefault(mine.sessionId(), LeaseRules.LeaseRecord.NEVER_LEASED);
-        if (!LeaseRules.current(current, mine.owner(), mine.epoch())) {
-          return false;
-        }
-        leaseRecords.put(mine.sessionId(), LeaseRules.released(current));
-        return true;
+        return leaseRecords.getOrDefault(sessionId, LeaseRules.LeaseRecord.NEVER_LEASED);
       }
-    }
-
-    @Override
-    public Optional<SessionLease> current(String sessionId) {
-      synchronized (stored) {
-        return Leases.of(sessionId, leaseRecords.getOrDefault(sessionId, LeaseRules.LeaseRecord.NEVER_LEASED));
-      }
-    }
-
-    @Override
-    public Optional<Duration> remaining(SessionLease lease) {
-      return Leases.remaining(lease, clock);
     }
 
     @Override
@@ -241,11 +195,6 @@ public final class MemorySessionStore implements SessionStore {
       } catch (RuntimeException e) {
         return CompletableFuture.failedFuture(e);
       }
-    }
-
-    @Override
-    public String toString() {
-      return "leases of " + owner + " on " + NAME;
     }
   }
 }
