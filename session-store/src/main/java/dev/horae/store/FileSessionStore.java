@@ -5,12 +5,14 @@ import dev.horae.spi.session.SessionHeader;
 import dev.horae.spi.session.SessionStore;
 import dev.horae.spi.session.StoredSession;
 import dev.horae.store.internal.FolderNames;
+import dev.horae.store.internal.LeaseRules;
 import dev.horae.store.internal.Forcer;
 import dev.horae.store.internal.SessionFolder;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -39,12 +41,18 @@ import java.util.concurrent.ConcurrentHashMap;
  * {@code seedLength}.
  *
  * <p>The store writes only what it is given; it reads no clock. It is thread-safe.
+ *
+ * <p>Because the lock already keeps every other process out, {@link #leases} needs no epochs: its
+ * leases are {@link SessionLease.Exclusive}, held from acquisition until released, and only tell
+ * owners within this process apart.
  */
 public final class FileSessionStore implements SessionStore, AutoCloseable {
 
   private final Path root;
   private final Forcer forcer;
   private final Map<String, SessionFolder> open = new ConcurrentHashMap<>();
+  /** Changed under {@link #opening}. */
+  private final Map<String, SessionLease.Exclusive> leased = new ConcurrentHashMap<>();
   private final Object opening = new Object();
   private volatile boolean closed;
 
@@ -100,9 +108,10 @@ public final class FileSessionStore implements SessionStore, AutoCloseable {
    * returns: normally once an fsync covers every event of {@code log}, exceptionally with {@link
    * IllegalArgumentException} when the log is not contiguous from seq 0, does not continue what is
    * stored, or comes with a different header, and with {@link SessionStoreException} when the
-   * session is locked elsewhere, corrupt, or an I/O operation fails. A snapshot shorter than what is
-   * stored (an older flush overtaken by a newer one) writes nothing and completes once what it
-   * holds is durable.
+   * session is locked elsewhere, corrupt, or an I/O operation fails, and with {@link
+   * SessionLeaseException} ({@code not-leased}) when the session is leased in this store (write it
+   * through {@link SessionLeases#persist} then). A snapshot shorter than what is stored (an older
+   * flush overtaken by a newer one) writes nothing and completes once what it holds is durable.
    *
    * @param header the session's header; stored with the first persist, must not change afterwards
    * @param log the whole raw log, an atomic snapshot
@@ -110,6 +119,16 @@ public final class FileSessionStore implements SessionStore, AutoCloseable {
    */
   @Override
   public CompletionStage<Void> persist(SessionHeader header, List<SessionEvent> log) {
+    SessionLease.Exclusive lease = leased.get(header.id());
+    if (lease != null) {
+      return CompletableFuture.failedFuture(new SessionLeaseException(SessionLeaseException.Code.NOT_LEASED, header.id(),
+          "session " + header.id() + " is leased by owner " + lease.owner()
+              + " in this process; a write without its lease is refused and nothing was written"));
+    }
+    return write(header, log);
+  }
+
+  private CompletionStage<Void> write(SessionHeader header, List<SessionEvent> log) {
     try {
       folder(header.id(), true).orElseThrow().persist(header, log);
       return CompletableFuture.completedFuture(null);
@@ -184,14 +203,16 @@ public final class FileSessionStore implements SessionStore, AutoCloseable {
   }
 
   /**
-   * Closes one session's files and releases its lock, so another process may open it; a later
-   * {@code load} or {@code persist} here opens it again. Persists of it in flight fail.
+   * Closes one session's files and releases its lock (and its lease, if it is leased here), so
+   * another process may open it; a later {@code load} or {@code persist} here opens it again.
+   * Persists of it in flight fail.
    *
    * @param id session id
    * @return whether the session was open in this store
    */
   public boolean release(String id) {
     synchronized (opening) {
+      leased.remove(id);
       SessionFolder folder = open.remove(id);
       if (folder == null) {
         return false;
@@ -212,6 +233,133 @@ public final class FileSessionStore implements SessionStore, AutoCloseable {
         folder.close();
       }
       open.clear();
+      leased.clear();
+    }
+  }
+
+  /**
+   * Session leases on this store for one owner of this process. The store's exclusive lock per
+   * session folder is what keeps other processes out, so the lease is that lock: {@code acquire}
+   * opens and locks the session's folder (creating it for a new session) and returns a {@link
+   * SessionLease.Exclusive} that holds until released ({@link SessionLeases#release} or {@link
+   * #release(String)}) or until the store closes. Nothing expires, so nothing needs renewing, and a
+   * lease is never lost to another process. Another owner of this process is refused while the
+   * lease is held.
+   *
+   * @param owner the owner id
+   * @return the owner's view of the leases
+   * @throws IllegalArgumentException when the owner is blank
+   */
+  public SessionLeases leases(String owner) {
+    return new Leased(LeaseRules.owner(owner));
+  }
+
+  private SessionLease.Exclusive exclusive(SessionLease lease, String sessionId) {
+    if (!(lease instanceof SessionLease.Exclusive exclusive)) {
+      throw new IllegalArgumentException("the file session store leases by its exclusive lock; " + lease
+          + " is not an exclusive lease");
+    }
+    if (!exclusive.sessionId().equals(sessionId)) {
+      throw new IllegalArgumentException("lease " + lease + " is for session " + exclusive.sessionId() + ", not " + sessionId);
+    }
+    return exclusive;
+  }
+
+  /** One owner's exclusive leases. */
+  private final class Leased implements SessionLeases {
+    private final String owner;
+
+    Leased(String owner) {
+      this.owner = owner;
+    }
+
+    @Override
+    public String owner() {
+      return owner;
+    }
+
+    @Override
+    public Optional<Duration> duration() {
+      return Optional.empty();
+    }
+
+    @Override
+    public SessionStore store() {
+      return FileSessionStore.this;
+    }
+
+    @Override
+    public SessionLease acquire(String sessionId) {
+      LeaseRules.sessionId(sessionId);
+      synchronized (opening) {
+        SessionLease.Exclusive held = leased.get(sessionId);
+        if (held != null) {
+          if (held.owner().equals(owner)) {
+            return held;
+          }
+          throw new SessionLeaseException(SessionLeaseException.Code.LEASE_HELD, sessionId,
+              "session " + sessionId + " is leased by owner " + held.owner() + " in this process (" + held.lockFile()
+                  + "); owner " + owner + " cannot acquire it");
+        }
+        try {
+          folder(sessionId, true);
+        } catch (CommitLogLockedException e) {
+          throw new SessionLeaseException(SessionLeaseException.Code.LEASE_HELD, sessionId,
+              "session " + sessionId + " is leased by another process: " + e.getMessage(), e);
+        }
+        SessionLease.Exclusive lease = new SessionLease.Exclusive(
+            sessionId, owner, root.resolve(FolderNames.encode(sessionId)).resolve(SessionFolder.LOCK_FILE));
+        leased.put(sessionId, lease);
+        return lease;
+      }
+    }
+
+    @Override
+    public Optional<SessionLease> renew(SessionLease lease) {
+      SessionLease.Exclusive mine = exclusive(lease, lease.sessionId());
+      return mine.equals(leased.get(mine.sessionId())) ? Optional.of(mine) : Optional.empty();
+    }
+
+    @Override
+    public boolean release(SessionLease lease) {
+      SessionLease.Exclusive mine = exclusive(lease, lease.sessionId());
+      synchronized (opening) {
+        if (!mine.equals(leased.get(mine.sessionId()))) {
+          return false;
+        }
+        return FileSessionStore.this.release(mine.sessionId());
+      }
+    }
+
+    @Override
+    public Optional<SessionLease> current(String sessionId) {
+      return Optional.ofNullable(leased.get(sessionId));
+    }
+
+    @Override
+    public Optional<Duration> remaining(SessionLease lease) {
+      return Optional.empty();
+    }
+
+    @Override
+    public CompletionStage<Void> persist(SessionHeader header, List<SessionEvent> log, SessionLease lease) {
+      SessionLease.Exclusive mine;
+      try {
+        mine = exclusive(lease, header.id());
+      } catch (RuntimeException e) {
+        return CompletableFuture.failedFuture(e);
+      }
+      if (!mine.equals(leased.get(header.id()))) {
+        return CompletableFuture.failedFuture(new SessionLeaseException(SessionLeaseException.Code.NOT_LEASED, header.id(),
+            "session " + header.id() + " is not leased to owner " + owner + " in this store (released, or the store closed); "
+                + "nothing was written"));
+      }
+      return write(header, log);
+    }
+
+    @Override
+    public String toString() {
+      return "leases of " + owner + " on the file session store " + root;
     }
   }
 }

@@ -6,12 +6,15 @@ import dev.horae.spi.session.SessionEvent;
 import dev.horae.spi.session.SessionHeader;
 import dev.horae.spi.session.SessionStore;
 import dev.horae.spi.session.StoredSession;
+import dev.horae.store.internal.LeaseRules;
 import dev.horae.store.internal.SessionTables;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
+import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -20,6 +23,7 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import javax.sql.DataSource;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A session store on PostgreSQL (12 or later) through a host-supplied {@link DataSource}: the store
@@ -31,7 +35,12 @@ import javax.sql.DataSource;
  * <p>The rules are those of {@link FileSessionStore}: the log must be contiguous from seq 0 and
  * continue what is stored, the header never changes, a fork's log includes its seed, and a stale
  * shorter snapshot is already stored. The store writes only what it is given: no database clock.
- * It does not lease sessions; keeping a session live on one node at a time is the host's part.
+ *
+ * <p>{@link #leases} makes a session writable by one node at a time: a node acquires a session's
+ * lease (owner, epoch, expiry) before writing it and persists under that lease; a persist whose
+ * epoch is no longer the recorded one is refused in the same transaction as its insert and writes
+ * nothing. The plain {@link #persist} stays available for hosts that do not lease, and refuses a
+ * session on which a lease is recorded.
  */
 public final class JdbcSessionStore implements SessionStore {
 
@@ -80,7 +89,8 @@ public final class JdbcSessionStore implements SessionStore {
   }
 
   /**
-   * Creates the tables unless they exist. Safe to call from several nodes at once.
+   * Creates the tables (sessions, events, leases) unless they exist. Safe to call from several
+   * nodes at once.
    *
    * @throws SessionStoreException when the database refuses
    */
@@ -104,7 +114,7 @@ public final class JdbcSessionStore implements SessionStore {
       }
     } catch (SQLException e) {
       throw new SessionStoreException("cannot create the session tables " + tables.sessions() + ", " + tables.events()
-          + ": " + e.getMessage(), e);
+          + ", " + tables.leases() + ": " + e.getMessage(), e);
     }
   }
 
@@ -112,8 +122,10 @@ public final class JdbcSessionStore implements SessionStore {
    * Makes the session's log durable in one transaction. The stage is already complete when this
    * returns: normally once the transaction committed, exceptionally with {@link
    * IllegalArgumentException} when the log is not contiguous from seq 0, does not continue what is
-   * stored, lacks a fork's seed, or comes with a different header, and with {@link
-   * SessionStoreException} when the database fails. A rejected persist changes nothing.
+   * stored, lacks a fork's seed, or comes with a different header, with {@link
+   * SessionLeaseException} ({@code not-leased}) when a lease is recorded on the session (write it
+   * through {@link SessionLeases#persist} then), and with {@link SessionStoreException} when the
+   * database fails. A rejected persist changes nothing.
    *
    * @param header the session's header; stored with the first persist, must not change afterwards
    * @param log the whole raw log, an atomic snapshot
@@ -121,6 +133,14 @@ public final class JdbcSessionStore implements SessionStore {
    */
   @Override
   public CompletionStage<Void> persist(SessionHeader header, List<SessionEvent> log) {
+    return write(header, log, null);
+  }
+
+  /**
+   * One transaction: the lease check (the row held shared, so no acquisition slips in before the
+   * commit), then the events. Any refusal rolls the whole transaction back.
+   */
+  CompletionStage<Void> write(SessionHeader header, List<SessionEvent> log, SessionLease.@Nullable Fenced lease) {
     try {
       if (header.seedLength() > log.size()) {
         throw new IllegalArgumentException(
@@ -128,7 +148,14 @@ public final class JdbcSessionStore implements SessionStore {
                 + header.seedLength() + " (a fork's log must include its seed)");
       }
       // read committed: FOR UPDATE then waits for a concurrent persist and reads its result
-      inTransaction(header.id(), Connection.TRANSACTION_READ_COMMITTED, c -> persistIn(c, header, log));
+      inTransaction(header.id(), Connection.TRANSACTION_READ_COMMITTED, c -> {
+        Optional<SessionLeaseException> refused =
+            Leases.refusal(header.id(), readLease(c, header.id(), tables.shareLease()), lease);
+        if (refused.isPresent()) {
+          throw refused.get();
+        }
+        persistIn(c, header, log);
+      });
       return CompletableFuture.completedFuture(null);
     } catch (RuntimeException e) {
       return CompletableFuture.failedFuture(e);
@@ -191,6 +218,52 @@ public final class JdbcSessionStore implements SessionStore {
       update.setString(2, id);
       update.executeUpdate();
     }
+  }
+
+  /**
+   * A session's lease record; a session without a row was never leased.
+   *
+   * @param sql one of the lease reads of {@link SessionTables}
+   */
+  LeaseRules.LeaseRecord readLease(Connection c, String id, String sql) throws SQLException {
+    try (PreparedStatement read = c.prepareStatement(sql)) {
+      read.setString(1, id);
+      try (ResultSet row = read.executeQuery()) {
+        if (!row.next()) {
+          return LeaseRules.LeaseRecord.NEVER_LEASED;
+        }
+        String owner = row.getString(1);
+        long epoch = row.getLong(2);
+        if (owner == null) {
+          return new LeaseRules.LeaseRecord(epoch, null);
+        }
+        return new LeaseRules.LeaseRecord(epoch, new LeaseRules.Holder(owner, row.getLong(3), row.getLong(4)));
+      }
+    }
+  }
+
+  /**
+   * Session leases on this store for one owner. Acquisition, renewal and release are each one
+   * transaction on the session's row of {@code <prefix>lease}, locked {@code FOR UPDATE}; a persist
+   * under a lease holds the row {@code FOR SHARE} while it checks owner and epoch and inserts its
+   * events, so a concurrent acquisition waits for it and the persist after that acquisition is
+   * refused ({@link SessionLeaseException.Code#STALE_EPOCH}).
+   *
+   * <p>Every time is read from {@code clock}, never from the database: the nodes' clocks must be
+   * loosely synchronised, and {@code duration} must exceed their worst skew by a wide margin.
+   *
+   * @param owner the owner id, unique per running node (host, process and a random part, say)
+   * @param duration how long an acquired or renewed lease lasts (at least 1 ms)
+   * @param clock the node's clock
+   * @return the owner's view of the leases
+   * @throws IllegalArgumentException when the owner is blank or the duration shorter than 1 ms
+   */
+  public SessionLeases leases(String owner, Duration duration, InstantSource clock) {
+    return new JdbcSessionLeases(this, owner, duration, clock);
+  }
+
+  SessionTables tables() {
+    return tables;
   }
 
   private void checkContinues(Connection c, String id, SessionEvent mine) throws SQLException {
@@ -314,11 +387,11 @@ public final class JdbcSessionStore implements SessionStore {
 
   /** Work inside one transaction. */
   @FunctionalInterface
-  private interface Work {
+  interface Work {
     void run(Connection c) throws SQLException;
   }
 
-  private void inTransaction(String id, int isolation, Work work) {
+  void inTransaction(String id, int isolation, Work work) {
     try (Connection c = dataSource.getConnection()) {
       // a pooled connection goes back as it came
       boolean autoCommit = c.getAutoCommit();

@@ -22,12 +22,15 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.NoSuchElementException;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
+import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The production sessions service: host contract §3 (the session log) and §4 (create, fork,
@@ -49,12 +52,17 @@ import java.util.concurrent.CompletionStage;
  *
  * <p>No durability listener is registered by default: register a store with {@link #onFlush} to make
  * flushes succeed ({@link #over} does it). Thread-safe.
+ *
+ * <p>{@link #leased} makes a service that writes each session only under its lease: create, fork
+ * and resume acquire the session's lease first (so a session live on another node is refused),
+ * every flush persists under it, detaching releases it, and a lost lease detaches the session.
  */
 public final class LogSessions implements Sessions {
 
   private final InstantSource wallClock;
   private final WarningSink warnings;
   private final SessionStore resumeSource;
+  private final @Nullable SessionLeaseKeeper keeper;
 
   private final Hooks<AppendValidator> validators = new Hooks<>();
   private final Hooks<EventObserver> observers = new Hooks<>();
@@ -74,9 +82,15 @@ public final class LogSessions implements Sessions {
    * @param resumeSource the durable store that {@link #resume} reads
    */
   public LogSessions(InstantSource wallClock, WarningSink warnings, SessionStore resumeSource) {
+    this(wallClock, warnings, resumeSource, null);
+  }
+
+  private LogSessions(
+      InstantSource wallClock, WarningSink warnings, SessionStore resumeSource, @Nullable SessionLeaseKeeper keeper) {
     this.wallClock = wallClock;
     this.warnings = warnings;
     this.resumeSource = resumeSource;
+    this.keeper = keeper;
   }
 
   /**
@@ -94,6 +108,39 @@ public final class LogSessions implements Sessions {
     return sessions;
   }
 
+  /**
+   * A sessions service whose sessions are written under leases, one node at a time: {@link
+   * #create}, {@link #fork} and {@link #resume} first take the session's lease through {@code
+   * keeper} (refused with {@link SessionLeaseException.Code#LEASE_HELD} while another node holds
+   * it; nothing is registered then), and resume loads the log only after that, so it sees every
+   * write of the previous holder. The keeper is the resume source and the durability listener, so
+   * every flush persists under the lease; {@link #detach} and {@link #detachAll} release the
+   * leases; a lease the keeper reports lost detaches its session (later appends throw, flushes
+   * fail). The host closes the agents of a lost session through {@link
+   * SessionLeaseKeeper#onLost}. A leased resume loads the log while holding this service's
+   * registry lock, so opens on one node take turns.
+   *
+   * @param keeper the node's lease keeper
+   * @param wallClock the wall clock that stamps {@code createdAt} and event {@code time}
+   * @param warnings where contained observer failures and lost leases are reported
+   * @return the service
+   */
+  public static LogSessions leased(SessionLeaseKeeper keeper, InstantSource wallClock, WarningSink warnings) {
+    LogSessions sessions = new LogSessions(wallClock, warnings, keeper, keeper);
+    sessions.onFlush(keeper);
+    keeper.onLost(sessions::lost);
+    return sessions;
+  }
+
+  /**
+   * The lease keeper of a service made by {@link #leased}.
+   *
+   * @return the keeper, or empty for a service that does not lease
+   */
+  public Optional<SessionLeaseKeeper> leaseKeeper() {
+    return Optional.ofNullable(keeper);
+  }
+
   // ---- create, fork, resume ----------------------------------------------------------------
 
   /**
@@ -107,6 +154,8 @@ public final class LogSessions implements Sessions {
    * @throws dev.horae.spi.message.PromptRejectedException code {@code invalid-time-zone} for an
    *     invalid zone
    * @throws IllegalStateException when a preallocated id is live with a different zone or directory
+   * @throws SessionLeaseException code {@code lease-held} when leased and another node holds the
+   *     session
    * @throws RuntimeException the failure of a session-created listener; nothing is registered
    */
   @Override
@@ -124,7 +173,7 @@ public final class LogSessions implements Sessions {
       SessionHeader header = new SessionHeader(
           SessionHeader.CURRENT_VERSION, id, wallClock.millis(), options.cwd(), Optional.empty(), 0,
           Optional.empty(), OptionalInt.empty(), Optional.empty(), zone);
-      return register(header, List.of());
+      return leasedRegister(header, List.of());
     }
   }
 
@@ -141,6 +190,8 @@ public final class LogSessions implements Sessions {
    * @param endSeedMarker whether to append the end-seed marker
    * @return the live child
    * @throws IllegalArgumentException when {@code boundary} is outside {@code 0..parent.length()}
+   * @throws SessionLeaseException code {@code lease-held} when leased and another node holds the
+   *     child's id
    * @throws RuntimeException the failure of a session-created listener or of the marker append
    */
   @Override
@@ -153,7 +204,7 @@ public final class LogSessions implements Sessions {
     LogSession child;
     synchronized (registry) {
       SessionHeader header = parent.header().forkChild(freshId(), wallClock.millis(), boundary);
-      child = register(header, Events.copyAll(parentLog.subList(0, (int) boundary)));
+      child = leasedRegister(header, Events.copyAll(parentLog.subList(0, (int) boundary)));
     }
     if (endSeedMarker) {
       try {
@@ -176,18 +227,40 @@ public final class LogSessions implements Sessions {
    * @throws NoSuchElementException when the store holds nothing under that id
    * @throws IllegalStateException when the session is already live, or the stored log is not
    *     contiguous
+   * @throws SessionLeaseException code {@code lease-held} when leased and another node holds the
+   *     session; nothing is loaded or registered
    * @throws RuntimeException the failure of a session-created listener; nothing is registered
    */
   @Override
   public Session resume(String id) {
+    if (keeper == null) {
+      StoredSession stored = load(id);
+      synchronized (registry) {
+        requireNotLive(id);
+        return register(stored.header(), Events.copyAll(stored.events()));
+      }
+    }
+    // leased: lease, load and registration are one step on this node, so neither a second open
+    // of the id nor a detach can slip between them and leave a live session without its lease
+    synchronized (registry) {
+      requireNotLive(id);
+      return underLease(id, () -> {
+        StoredSession stored = load(id);
+        return register(stored.header(), Events.copyAll(stored.events()));
+      });
+    }
+  }
+
+  private StoredSession load(String id) {
     StoredSession stored = resumeSource.load(id)
         .orElseThrow(() -> new NoSuchElementException("no persisted session \"" + id + "\""));
     Events.requireContiguous(id, stored.events());
-    synchronized (registry) {
-      if (live.containsKey(id)) {
-        throw new IllegalStateException("session \"" + id + "\" is already live");
-      }
-      return register(stored.header(), Events.copyAll(stored.events()));
+    return stored;
+  }
+
+  private void requireNotLive(String id) {
+    if (live.containsKey(id)) {
+      throw new IllegalStateException("session \"" + id + "\" is already live");
     }
   }
 
@@ -235,9 +308,13 @@ public final class LogSessions implements Sessions {
   public void detach(Session session) {
     synchronized (registry) {
       LogSession current = live.get(session.id());
-      if (current == session) {
-        live.remove(session.id());
-        current.detach();
+      if (current != session) {
+        return;
+      }
+      live.remove(session.id());
+      current.detach();
+      if (keeper != null) {
+        releaseQuietly(keeper, session.id());
       }
     }
   }
@@ -246,7 +323,36 @@ public final class LogSessions implements Sessions {
   public void detachAll() {
     synchronized (registry) {
       live.values().forEach(LogSession::detach);
+      if (keeper != null) {
+        for (String id : live.keySet()) {
+          releaseQuietly(keeper, id);
+        }
+      }
       live.clear();
+    }
+  }
+
+  /** A lost lease: the session is no longer writable here, so it stops being live here. */
+  private void lost(SessionLease lease, String why) {
+    boolean wasLive = false;
+    synchronized (registry) {
+      LogSession current = live.get(lease.sessionId());
+      // a lease held again since (the session was detached and opened anew) is not the lost one
+      if (current != null && keeper != null && keeper.lease(lease.sessionId()).isEmpty()) {
+        live.remove(lease.sessionId());
+        current.detach();
+        wasLive = true;
+      }
+    }
+    warnings.warn("session \"" + lease.sessionId() + "\" lost its lease" + (wasLive ? " and is detached" : "") + ": " + why,
+        Optional.empty());
+  }
+
+  private void releaseQuietly(SessionLeaseKeeper k, String id) {
+    try {
+      var unused = k.release(id);
+    } catch (RuntimeException e) {
+      warnings.warn("releasing the lease of session \"" + id + "\" failed; it expires on its own", Optional.of(e));
     }
   }
 
@@ -356,6 +462,29 @@ public final class LogSessions implements Sessions {
   }
 
   // ---- internals ----------------------------------------------------------------------------
+
+  /**
+   * Takes the lease first when leased, then {@link #register}; a failure releases a lease taken
+   * here. Caller holds registry.
+   */
+  private LogSession leasedRegister(SessionHeader header, List<SessionEvent> initial) {
+    return keeper == null ? register(header, initial) : underLease(header.id(), () -> register(header, initial));
+  }
+
+  /** Holds the lease of {@code id}, then opens; a failed open releases a lease taken here. Caller holds registry. */
+  private LogSession underLease(String id, Supplier<LogSession> open) {
+    SessionLeaseKeeper k = Objects.requireNonNull(keeper, "a leased service");
+    boolean acquired = k.lease(id).isEmpty();
+    var unused = k.hold(id);
+    try {
+      return open.get();
+    } catch (RuntimeException e) {
+      if (acquired) {
+        releaseQuietly(k, id);
+      }
+      throw e;
+    }
+  }
 
   /** Runs the session-created listeners, then makes the session visible. Caller holds registry. */
   private LogSession register(SessionHeader header, List<SessionEvent> initial) {

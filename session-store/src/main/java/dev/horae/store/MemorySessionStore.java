@@ -4,6 +4,9 @@ import dev.horae.spi.session.SessionEvent;
 import dev.horae.spi.session.SessionHeader;
 import dev.horae.spi.session.SessionStore;
 import dev.horae.spi.session.StoredSession;
+import dev.horae.store.internal.LeaseRules;
+import java.time.Duration;
+import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -12,26 +15,46 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.function.Function;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A session store that keeps its copies in this process: durable for as long as the process lives.
  * Right for tests, for short-lived tools and for a runtime whose sessions need not survive a
  * restart; every copy is deep, so no JSON tree is shared with a live log. Thread-safe.
+ *
+ * <p>Several sessions services of one process can share the store as if they were nodes sharing a
+ * database; {@link #leases} gives each of them fenced session leases with the rules of the JDBC
+ * store.
  */
 public final class MemorySessionStore implements SessionStore {
 
+  private static final String NAME = "the in-memory session store";
+
+  /** Guards {@link #stored} and {@link #leaseRecords}. */
   private final Map<String, StoredSession> stored = new HashMap<>();
+  private final Map<String, LeaseRules.LeaseRecord> leaseRecords = new HashMap<>();
 
   /** Creates an empty store. */
   public MemorySessionStore() {}
 
   /**
    * Keeps a deep copy of the header and log. A copy shorter than the one already kept is ignored,
-   * so a persist that completes late never rolls back a newer, longer copy.
+   * so a persist that completes late never rolls back a newer, longer copy. A session on which a
+   * lease is recorded is refused ({@link SessionLeaseException.Code#NOT_LEASED}): it is written
+   * through its lease only ({@link SessionLeases#persist}).
    */
   @Override
   public CompletionStage<Void> persist(SessionHeader header, List<SessionEvent> log) {
+    return write(header, log, null);
+  }
+
+  private CompletionStage<Void> write(SessionHeader header, List<SessionEvent> log, SessionLease.@Nullable Fenced lease) {
     synchronized (stored) {
+      Optional<SessionLeaseException> refused = refusal(header.id(), lease);
+      if (refused.isPresent()) {
+        return CompletableFuture.failedFuture(refused.get());
+      }
       StoredSession previous = stored.get(header.id());
       if (previous != null && previous.header().equals(header) && previous.events().size() <= log.size()) {
         // a flush covers the log so far: only the events since the last one are new, so copy
@@ -45,13 +68,27 @@ public final class MemorySessionStore implements SessionStore {
         return CompletableFuture.completedFuture(null);
       }
     }
-    keep(new StoredSession(header, Events.copyAll(log)));
+    StoredSession copy = new StoredSession(header, Events.copyAll(log));
+    synchronized (stored) {
+      // the lease may have changed while the copy was made outside the lock
+      Optional<SessionLeaseException> refused = refusal(header.id(), lease);
+      if (refused.isPresent()) {
+        return CompletableFuture.failedFuture(refused.get());
+      }
+      keep(copy);
+    }
     return CompletableFuture.completedFuture(null);
+  }
+
+  /** Caller holds {@link #stored}. */
+  private Optional<SessionLeaseException> refusal(String id, SessionLease.@Nullable Fenced lease) {
+    return Leases.refusal(id, leaseRecords.getOrDefault(id, LeaseRules.LeaseRecord.NEVER_LEASED), lease);
   }
 
   /**
    * Keeps an already-copied session, with the same never-shorter rule as {@link #persist}. For
-   * decorators that copy at persist time and keep later (a held flush, for instance).
+   * decorators that copy at persist time and keep later (a held flush, for instance); it does not
+   * consult leases.
    *
    * @param copy a session no caller still mutates
    */
@@ -66,7 +103,7 @@ public final class MemorySessionStore implements SessionStore {
 
   /**
    * Replaces what the store holds for a session, unconditionally: seeds a store with a prepared
-   * log.
+   * log. It does not consult leases.
    *
    * @param session the session to hold (copied)
    */
@@ -91,6 +128,21 @@ public final class MemorySessionStore implements SessionStore {
   }
 
   /**
+   * Fenced session leases on this store for one owner, with the rules of {@link
+   * JdbcSessionStore#leases}: several owners (nodes of a test, sessions services of one process)
+   * sharing this store write each session one at a time.
+   *
+   * @param owner the owner id, unique per node
+   * @param duration how long an acquired or renewed lease lasts (at least 1 ms)
+   * @param clock the clock that times leases
+   * @return the owner's view of the leases
+   * @throws IllegalArgumentException when the owner is blank or the duration shorter than 1 ms
+   */
+  public SessionLeases leases(String owner, Duration duration, InstantSource clock) {
+    return new Leased(owner, duration, clock);
+  }
+
+  /**
    * A deep copy of a log, as this store keeps it.
    *
    * @param log the events
@@ -98,5 +150,51 @@ public final class MemorySessionStore implements SessionStore {
    */
   public static List<SessionEvent> copyOf(List<SessionEvent> log) {
     return Events.copyAll(log);
+  }
+
+  /** One owner's leases; every operation runs under the store's lock, so it is one transaction. */
+  private final class Leased extends RecordedLeases {
+
+    Leased(String owner, Duration duration, InstantSource clock) {
+      super(owner, duration, clock);
+    }
+
+    @Override
+    String storeName() {
+      return NAME;
+    }
+
+    @Override
+    public SessionStore store() {
+      return MemorySessionStore.this;
+    }
+
+    @Override
+    <T> T locked(String sessionId, boolean create, Function<LeaseRules.LeaseRecord, Decision<T>> decide) {
+      synchronized (stored) {
+        Decision<T> decision = decide.apply(read(sessionId));
+        LeaseRules.LeaseRecord write = decision.write();
+        if (write != null) {
+          leaseRecords.put(sessionId, write);
+        }
+        return decision.result();
+      }
+    }
+
+    @Override
+    LeaseRules.LeaseRecord read(String sessionId) {
+      synchronized (stored) {
+        return leaseRecords.getOrDefault(sessionId, LeaseRules.LeaseRecord.NEVER_LEASED);
+      }
+    }
+
+    @Override
+    public CompletionStage<Void> persist(SessionHeader header, List<SessionEvent> log, SessionLease lease) {
+      try {
+        return write(header, log, Leases.fenced(lease, header, NAME));
+      } catch (RuntimeException e) {
+        return CompletableFuture.failedFuture(e);
+      }
+    }
   }
 }

@@ -21,6 +21,14 @@
  * session row locked so concurrent persists take turns, every node reading every node's commits.
  * Both stores obey one contract: a log contiguous from seq 0 that continues what is stored, an
  * immutable header, forks stored with their seed, and stale snapshots accepted as already stored.
+ *
+ * <p>{@link dev.horae.store.SessionLeases} keeps a session writable on one node at a time: a node
+ * acquires a session's lease (owner, epoch, expiry) and every persist under it is checked against
+ * the recorded owner and epoch in the same transaction as its insert, so a displaced node's write is
+ * refused ({@link dev.horae.store.SessionLeaseException}) and writes nothing. {@link
+ * dev.horae.store.SessionLeaseKeeper} holds and renews a node's leases and reports lost ones;
+ * {@link dev.horae.store.LogSessions#leased} opens sessions under them. The file store's lease is
+ * its exclusive lock ({@link dev.horae.store.SessionLease.Exclusive}).
  */
 @NullMarked
 package dev.horae.store;

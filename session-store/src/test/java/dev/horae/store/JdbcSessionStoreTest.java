@@ -5,16 +5,29 @@ import static dev.horae.store.Logs.log;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import dev.horae.spi.session.CreateOptions;
+import dev.horae.spi.session.Session;
 import dev.horae.spi.session.SessionStore;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.sql.Connection;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
+import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import javax.sql.DataSource;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -87,7 +100,8 @@ class JdbcSessionStoreTest extends SessionStoreContract {
     JdbcSessionStore again = JdbcSessionStore.create(dataSource(), prefix);
     again.migrate();
     again.migrate();
-    assertThat(again.ddl()).hasSize(2).allMatch(s -> s.startsWith("CREATE TABLE IF NOT EXISTS " + prefix));
+    assertThat(again.ddl()).hasSize(3).allMatch(s -> s.startsWith("CREATE TABLE IF NOT EXISTS " + prefix));
+    assertThat(again.ddl().get(2)).startsWith("CREATE TABLE IF NOT EXISTS " + prefix + "lease (");
   }
 
   @Test
@@ -127,6 +141,176 @@ class JdbcSessionStoreTest extends SessionStoreContract {
     assertThatThrownBy(() -> JdbcSessionStore.create(dataSource(), "x; DROP TABLE y"))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageStartingWith("table prefix must match");
+  }
+
+  private long count(String query) throws SQLException {
+    try (Connection c = dataSource().getConnection();
+        Statement s = c.createStatement();
+        ResultSet rows = s.executeQuery(query)) {
+      rows.next();
+      return rows.getLong(1);
+    }
+  }
+
+  /**
+   * The lease contract with two stores ("nodes") on one database, each through its own {@link
+   * JdbcSessionStore} instance, and what only PostgreSQL shows: the rows.
+   */
+  @Nested
+  class Leases extends SessionLeasesContract {
+
+    @Override
+    SessionLeases leases(String owner, Duration duration, InstantSource clock) {
+      // every owner gets its own store instance, as a node of its own would
+      return JdbcSessionStore.create(dataSource(), prefix).leases(owner, duration, clock);
+    }
+
+    @Override
+    long storedEvents(String id) {
+      try {
+        long rows = count("SELECT count(*) FROM " + prefix + "event WHERE session_id = '" + id + "'");
+        long length = count("SELECT coalesce(max(length), 0) FROM " + prefix + "session WHERE session_id = '" + id + "'");
+        assertThat(length).as("committed length of " + id).isEqualTo(rows);
+        return rows;
+      } catch (SQLException e) {
+        throw new IllegalStateException(e);
+      }
+    }
+
+    /** A table lock both acquisitions queue behind, released at once when the gate closes. */
+    @Override
+    Gate acquisitionGate() throws SQLException {
+      Connection holder = dataSource().getConnection();
+      holder.setAutoCommit(false);
+      try (Statement s = holder.createStatement()) {
+        s.execute("LOCK TABLE " + prefix + "lease IN EXCLUSIVE MODE");
+      }
+      return new Gate() {
+        @Override
+        public void awaitWaiting(int acquisitions) {
+          Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> count(
+              "SELECT count(*) FROM pg_locks l JOIN pg_class r ON l.relation = r.oid WHERE r.relname = '" + prefix
+                  + "lease' AND NOT l.granted") >= acquisitions);
+        }
+
+        @Override
+        public void close() throws SQLException {
+          holder.commit();
+          holder.close();
+        }
+      };
+    }
+
+    @Test
+    void leaseTimesComeFromTheNodesClockNotTheDatabases() throws SQLException {
+      SessionLease la = leases("node-a").acquire("s");
+      clock.advance(Duration.ofSeconds(5));
+      var unused = leases("node-a").renew(la);
+      try (Connection c = dataSource().getConnection();
+          Statement s = c.createStatement();
+          ResultSet row = s.executeQuery(
+              "SELECT owner, epoch, acquired_at_ms, expires_at_ms FROM " + prefix + "lease WHERE session_id = 's'")) {
+        assertThat(row.next()).isTrue();
+        assertThat(row.getString(1)).isEqualTo("node-a");
+        assertThat(row.getLong(2)).isEqualTo(1);
+        assertThat(row.getLong(3)).isEqualTo(T0.toEpochMilli());
+        assertThat(row.getLong(4)).isEqualTo(T0.plusSeconds(35).toEpochMilli());
+      }
+    }
+
+    @Test
+    void aReleasedLeaseKeepsItsEpochInTheRow() throws SQLException {
+      SessionLeases a = leases("node-a");
+      SessionLease la = a.acquire("s");
+      assertThat(a.release(la)).isTrue();
+      assertThat(count("SELECT count(*) FROM " + prefix + "lease WHERE session_id = 's' AND owner IS NULL "
+          + "AND acquired_at_ms IS NULL AND expires_at_ms IS NULL AND epoch = 1")).isEqualTo(1);
+    }
+
+    @Test
+    void aRefusedAcquisitionChangesNoRow() throws SQLException {
+      SessionLeases a = leases("node-a");
+      SessionLease la = a.acquire("s");
+      assertThatThrownBy(() -> leases("node-b").acquire("s")).isInstanceOf(SessionLeaseException.class);
+      assertThat(a.current("s")).contains(la);
+      assertThat(count("SELECT count(*) FROM " + prefix + "lease")).isEqualTo(1);
+    }
+
+    @Test
+    void anAcquisitionWaitsWhileAPersistHoldsTheLeaseRowAndFencesItAfterwards() throws Exception {
+      SessionLeases a = leases("node-a");
+      SessionLease la = a.acquire("s");
+      a.persist(header("s"), log(1), la).toCompletableFuture().join();
+      clock.advance(LEASE.plusMillis(1));
+      // a persist of A that is in flight holds the lease row shared: simulated by a transaction
+      // that reads it FOR SHARE, as the persist does, and stays open
+      try (Connection inFlight = dataSource().getConnection()) {
+        inFlight.setAutoCommit(false);
+        try (Statement s = inFlight.createStatement()) {
+          s.executeQuery("SELECT epoch FROM " + prefix + "lease WHERE session_id = 's' FOR SHARE").close();
+        }
+        SessionLeases b = leases("node-b");
+        CompletableFuture<SessionLease> taking = CompletableFuture.supplyAsync(() -> b.acquire("s"));
+        Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> count(
+            "SELECT count(*) FROM pg_locks WHERE NOT granted") >= 1);
+        assertThat(taking).isNotDone();
+        inFlight.commit();
+        assertThat(taking.get(30, TimeUnit.SECONDS).owner()).isEqualTo("node-b");
+      }
+      refusal(Logs.failure(a.persist(header("s"), log(2), la)));
+      assertThat(storedEvents("s")).isEqualTo(1);
+    }
+
+    @Test
+    void twoLeasedNodesOnPostgresWriteOneAtATimeAndTheDisplacedOneHearsItOnce() throws SQLException {
+      List<String> lostOnA = new ArrayList<>();
+      List<String> warningsOnA = new ArrayList<>();
+      ManualClock.NodeTimers timersA = clock.timers();
+      SessionLeaseKeeper keeperA =
+          SessionLeaseKeeper.of(leases("node-a"), timersA, Runnable::run, (m, c) -> warningsOnA.add(m));
+      keeperA.onLost((lease, why) -> lostOnA.add(lease.sessionId() + ": " + why));
+      LogSessions nodeA = LogSessions.leased(keeperA, clock, (m, c) -> warningsOnA.add(m));
+      SessionLeaseKeeper keeperB = SessionLeaseKeeper.of(leases("node-b"), clock.timers(), Runnable::run, (m, c) -> { });
+      LogSessions nodeB = LogSessions.leased(keeperB, clock, (m, c) -> { });
+
+      Session onA = nodeA.create(new CreateOptions(Optional.of("s"), Optional.empty(), Optional.empty()));
+      onA.append("test/event", JsonNodeFactory.instance.objectNode());
+      assertThat(nodeA.flush(onA).toCompletableFuture().join()).isTrue();
+      // A renews while awake
+      clock.advance(Duration.ofSeconds(10));
+      timersA.runDue();
+      assertThatThrownBy(() -> nodeB.resume("s")).isInstanceOf(SessionLeaseException.class);
+
+      // A pauses past its renewed lease; B takes the session over
+      clock.advance(LEASE.plusMillis(1));
+      Session onB = nodeB.resume("s");
+      onB.append("test/event", JsonNodeFactory.instance.objectNode());
+      assertThat(nodeB.flush(onB).toCompletableFuture().join()).isTrue();
+      assertThat(storedEvents("s")).isEqualTo(2);
+
+      // A's renewal finds the loss: the callback fires once and the session is detached
+      timersA.runDue();
+      assertThat(lostOnA).containsExactly("s: lease of session s (owner node-a, epoch 1, expires 2026-12-01T10:00:40Z) "
+          + "is no longer current: another owner acquired the session or it was released");
+      assertThat(nodeA.get("s")).isEmpty();
+      assertThat(nodeA.flush(onA).toCompletableFuture()).isCompletedExceptionally();
+      clock.advance(LEASE);
+      timersA.runDue();
+      assertThat(lostOnA).hasSize(1);
+      assertThat(storedEvents("s")).isEqualTo(2);
+      assertThat(count("SELECT epoch FROM " + prefix + "lease WHERE session_id = 's'")).isEqualTo(2);
+
+      // B closes: the lease is released and A may open the session again at once
+      nodeB.detachAll();
+      keeperB.close();
+      assertThat(nodeA.resume("s").events()).hasSize(2);
+      assertThat(count("SELECT epoch FROM " + prefix + "lease WHERE session_id = 's'")).isEqualTo(3);
+    }
+
+    private void refusal(Throwable t) {
+      assertThat(t).isInstanceOfSatisfying(SessionLeaseException.class,
+          e -> assertThat(e.code()).isEqualTo(SessionLeaseException.Code.STALE_EPOCH));
+    }
   }
 
   @Test

@@ -11,6 +11,9 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
 
 /** Builders of headers and logs, and readers of raw event files, for the store tests. */
 final class Logs {
@@ -38,6 +41,20 @@ final class Logs {
 
   static void persist(FileSessionStore store, SessionHeader header, List<SessionEvent> log) {
     store.persist(header, log).toCompletableFuture().join();
+  }
+
+  /** The failure a completed stage failed with, unwrapped; fails the test when it did not fail. */
+  static Throwable failure(CompletionStage<?> stage) {
+    CompletableFuture<?> f = stage.toCompletableFuture();
+    if (!f.isCompletedExceptionally()) {
+      throw new AssertionError("expected a failed stage, got " + f);
+    }
+    try {
+      f.join();
+    } catch (CompletionException e) {
+      return e.getCause() == null ? e : e.getCause();
+    }
+    throw new AssertionError("a failed stage joined normally: " + f);
   }
 
   static Path eventsFile(Path root, String folder) {

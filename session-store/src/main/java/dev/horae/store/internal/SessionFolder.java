@@ -34,6 +34,9 @@ public final class SessionFolder implements AutoCloseable {
   /** The event file's name inside a session folder. */
   public static final String EVENTS_FILE = "events.log";
 
+  /** The name of the lock file, held with an exclusive OS lock while the folder is open. */
+  public static final String LOCK_FILE = FolderLock.FILE_NAME;
+
   private static final Logger LOG = LoggerFactory.getLogger(SessionFolder.class);
 
   private final String id;

@@ -4,10 +4,12 @@ import java.util.List;
 import java.util.regex.Pattern;
 
 /**
- * The PostgreSQL schema and statements of the JDBC session store, with a table-name prefix. Two
- * tables: {@code <prefix>session} (id, header, committed length) and {@code <prefix>event} (one row
+ * The PostgreSQL schema and statements of the JDBC session store, with a table-name prefix. Three
+ * tables: {@code <prefix>session} (id, header, committed length), {@code <prefix>event} (one row
  * per event; the event's JSON form kept verbatim in a {@code json} column, so member order and
- * number spelling survive).
+ * number spelling survive) and {@code <prefix>lease} (one row per session ever leased: owner, epoch
+ * and times in milliseconds of the nodes' clocks; no foreign key, because a new session is leased
+ * before its first persist creates its row).
  *
  * @param prefix the table-name prefix
  */
@@ -49,6 +51,15 @@ public record SessionTables(String prefix) {
   }
 
   /**
+   * The lease table's name.
+   *
+   * @return the name
+   */
+  public String leases() {
+    return prefix + "lease";
+  }
+
+  /**
    * The idempotent DDL.
    *
    * @return the statements, in order
@@ -64,7 +75,62 @@ public record SessionTables(String prefix) {
             + "seq bigint NOT NULL CHECK (seq >= 0), "
             + "type text NOT NULL, "
             + "event json NOT NULL, "
-            + "PRIMARY KEY (session_id, seq))");
+            + "PRIMARY KEY (session_id, seq))",
+        "CREATE TABLE IF NOT EXISTS " + leases() + " ("
+            + "session_id text PRIMARY KEY, "
+            + "owner text, "
+            + "epoch bigint NOT NULL CHECK (epoch >= 0), "
+            + "acquired_at_ms bigint, "
+            + "expires_at_ms bigint, "
+            + "CHECK ((owner IS NULL) = (expires_at_ms IS NULL) AND (owner IS NULL) = (acquired_at_ms IS NULL)))");
+  }
+
+  /**
+   * Creates a session's lease row, free and at epoch 0, unless it exists.
+   *
+   * @return SQL with parameter id
+   */
+  public String insertLease() {
+    return "INSERT INTO " + leases() + " (session_id, owner, epoch, acquired_at_ms, expires_at_ms) "
+        + "VALUES (?, NULL, 0, NULL, NULL) ON CONFLICT (session_id) DO NOTHING";
+  }
+
+  /**
+   * Reads and locks a lease row for a change: acquisitions, renewals and releases of one session
+   * take turns here, and wait for the persists that hold it shared.
+   *
+   * @return SQL with parameter id; columns owner, epoch, acquired_at_ms, expires_at_ms
+   */
+  public String lockLease() {
+    return "SELECT owner, epoch, acquired_at_ms, expires_at_ms FROM " + leases() + " WHERE session_id = ? FOR UPDATE";
+  }
+
+  /**
+   * Reads a lease row and holds it shared until the persist's commit, so no acquisition can raise
+   * the epoch between the check and the insert.
+   *
+   * @return SQL with parameter id; columns as {@link #lockLease}
+   */
+  public String shareLease() {
+    return "SELECT owner, epoch, acquired_at_ms, expires_at_ms FROM " + leases() + " WHERE session_id = ? FOR SHARE";
+  }
+
+  /**
+   * Reads a lease row without locking it.
+   *
+   * @return SQL with parameter id; columns as {@link #lockLease}
+   */
+  public String readLease() {
+    return "SELECT owner, epoch, acquired_at_ms, expires_at_ms FROM " + leases() + " WHERE session_id = ?";
+  }
+
+  /**
+   * Writes a locked lease row.
+   *
+   * @return SQL with parameters owner, epoch, acquired_at_ms, expires_at_ms, id
+   */
+  public String updateLease() {
+    return "UPDATE " + leases() + " SET owner = ?, epoch = ?, acquired_at_ms = ?, expires_at_ms = ? WHERE session_id = ?";
   }
 
   /**
