@@ -25,6 +25,8 @@ import dev.horae.spi.time.IdSource;
 import dev.horae.spi.time.SystemTime;
 import dev.horae.spi.time.Timers;
 import dev.horae.store.FileSessionStore;
+import dev.horae.store.SessionLeaseKeeper;
+import dev.horae.store.SessionLeases;
 import dev.horae.store.LogSessions;
 import dev.horae.store.MemorySessionStore;
 import java.nio.file.Path;
@@ -94,9 +96,16 @@ public final class HoraeRuntime implements Host, AutoCloseable {
   private final LogSessions sessions;
   private final HostServices core;
   private final List<AutoCloseable> closing = new ArrayList<>();
+  private final @Nullable SessionLeaseKeeper keeper;
 
   private HoraeRuntime(Builder b) {
-    if (b.store != null) {
+    if (b.leases != null) {
+      if (b.store != null || b.dataDir != null) {
+        throw new IllegalStateException("leases carry their own store; give leases or a store or a data folder, not both");
+      }
+      this.store = b.leases.store();
+      this.ownedStore = null;
+    } else if (b.store != null) {
       this.store = b.store;
       this.ownedStore = null;
     } else if (b.dataDir != null) {
@@ -122,9 +131,21 @@ public final class HoraeRuntime implements Host, AutoCloseable {
     this.warnings = b.warnings != null ? b.warnings : (message, cause) -> LOG.warn(message, cause.orElse(null));
     this.defaultModel = b.model;
     this.drivers = Executors.newCachedThreadPool(daemonThreads());
-    this.sessions = LogSessions.over(store, clock, warnings);
+    if (b.leases != null) {
+      SessionLeaseKeeper keeper = SessionLeaseKeeper.of(b.leases, timers, drivers, warnings);
+      this.keeper = keeper;
+      this.sessions = LogSessions.leased(keeper, clock, warnings);
+    } else {
+      this.keeper = null;
+      this.sessions = LogSessions.over(store, clock, warnings);
+    }
     this.core = HostServices.assemble(sessions, drivers, warnings, RuntimeAgents.defaultFactory(), true, clock, b.dispatch);
-    core.provide(SessionStore.class, store);
+    // a leased runtime's direct persists are fenced too
+    core.provide(SessionStore.class, keeper != null ? keeper : store);
+    if (keeper != null) {
+      // registered after LogSessions.leased's own listener: the session is detached when this runs
+      var unusedLost = keeper.onLost((lease, why) -> closeAgentsOf(lease.sessionId()));
+    }
     var unused = core.agents().onStatus((agent, status) -> {
       if (status == AgentStatus.IDLE) {
         var ignored = sessions.flush(agent.session()).exceptionally(e -> {
@@ -434,8 +455,21 @@ public final class HoraeRuntime implements Host, AutoCloseable {
       closeQuietly(ownedTimers);
     }
     sessions.detachAll();
+    if (keeper != null) {
+      keeper.close();
+    }
     if (ownedStore != null) {
       closeQuietly(ownedStore);
+    }
+  }
+
+  /** A lost lease: this node may no longer write the session, so its agents there are closed. */
+  private void closeAgentsOf(String sessionId) {
+    for (RuntimeAgent agent : core.agents().all()) {
+      if (agent.session().id().equals(sessionId) && sessions.get(sessionId).map(s -> s != agent.session()).orElse(true)) {
+        var unused = core.agents().dispose(agent);
+        warnings.warn("the lease of session " + sessionId + " was lost; closing agent " + agent.id(), Optional.empty());
+      }
     }
   }
 
@@ -524,6 +558,7 @@ public final class HoraeRuntime implements Host, AutoCloseable {
     private @Nullable WarningSink warnings;
     private @Nullable ModelPort model;
     private @Nullable Boolean dispatchSet;
+    private @Nullable SessionLeases leases;
     private boolean dispatch = true;
 
     private Builder() {}
@@ -635,6 +670,22 @@ public final class HoraeRuntime implements Host, AutoCloseable {
     public Builder model(ModelPort v) {
       once(model, "model");
       model = Objects.requireNonNull(v, "model");
+      return this;
+    }
+
+    /**
+     * Opens every session under a lease of this node (docs/persistence.md, "Session leases"): a
+     * session is writable on one node at a time, every flush is fenced by the lease's epoch, the
+     * leases renew at a third of their duration, and an agent whose session's lease is lost is
+     * closed. Opening a session another node holds fails with {@code lease-held}. The leases carry
+     * their store, so give neither {@link #store} nor {@link #dataDir} with them.
+     *
+     * @param v the node's leases, e.g. {@code JdbcSessionStore.leases(owner, duration, clock)}
+     * @return this builder
+     */
+    public Builder leases(SessionLeases v) {
+      once(leases, "leases");
+      leases = Objects.requireNonNull(v, "leases");
       return this;
     }
 

@@ -59,12 +59,12 @@ public class RuntimeAgent implements Agent {
   private @Nullable AbortController maintenanceSignal;
   private @Nullable AbortController turnSignal;
   /**
-   * The model-visible history, projected incrementally while the agent works; only the turn driver
-   * touches it. It is dropped when the agent goes idle or parks, so an idle agent holds no copy of
-   * its log whatever the number of turns: the next turn projects the log once more, work of the
-   * same order as the model client's serialising of that history for the request.
+   * The model-visible history, projected incrementally; only the turn driver touches it. It lives
+   * as long as the agent: dropping it at idle would make every turn re-project the whole log
+   * (measured: quadratic over a long session), so an idle agent holds this projection, about 2 KB
+   * per turn of the benchmark turn (docs/performance.md).
    */
-  private History.@Nullable Incremental history;
+  private final History.Incremental history = new History.Incremental();
 
   /**
    * Creates an agent; only an {@link AgentFactory} given to {@link RuntimeAgents} calls this.
@@ -133,20 +133,7 @@ public class RuntimeAgent implements Agent {
 
   /** The history of the agent's log for the next request; called by the driver only. */
   List<ChatMessage> history(List<dev.horae.spi.session.SessionEvent> events) {
-    History.Incremental h;
-    synchronized (this) {
-      h = history;
-      if (h == null) {
-        h = new History.Incremental();
-        history = h;
-      }
-    }
-    return h.update(events);
-  }
-
-  /** Drops the history projection; called by the driver when its turn ended or parked. */
-  synchronized void releaseHistory() {
-    history = null;
+    return history.update(events);
   }
 
   synchronized String systemPrompt() {
@@ -597,13 +584,11 @@ public class RuntimeAgent implements Agent {
   boolean finishDriverOrContinue() {
     synchronized (this) {
       if (phase == Phase.PARKED) {
-        releaseHistory();
         return false;
       }
       if (!disposed && hasPendingInput() && phase == Phase.TURN) {
         return true;
       }
-      releaseHistory();
       phase = Phase.IDLE;
       latchedWake = false;
     }
