@@ -158,6 +158,28 @@ class ToolRegistryTest {
   }
 
   @Test
+  void theListenersTheBodyAndTheFinalContentCallbackSeeTheModelsCallUnchanged() {
+    List<ToolInvocation> seen = new ArrayList<>();
+    List<String> executions = new ArrayList<>();
+    tools.register(ToolDefinition.builder("t")
+        .finalContent((c, r) -> {
+          seen.add(c);
+          return r.content();
+        })
+        .body((a, e) -> {
+          executions.add(e.agent().id() + " " + e.callId() + " " + a);
+          return CompletableFuture.completedFuture(a);
+        }).build());
+    tools.onPreExecute(seen::add, false);
+    ToolInvocation invocation = new ToolInvocation(agent, new ToolCall("call-7", "t", Json.parse("{\"x\":1}")));
+
+    tools.call(invocation, AbortSignal.never()).toCompletableFuture().join();
+
+    assertThat(seen).containsExactly(invocation, invocation);
+    assertThat(executions).containsExactly(agent.id() + " call-7 {\"x\":1}");
+  }
+
+  @Test
   void preExecuteListenersRunBeforeValidationPrependedFirst() {
     List<String> seen = new ArrayList<>();
     tools.register(ToolDefinition.builder("t").parameters(SCHEMA).body((a, e) -> CompletableFuture.completedFuture(a)).build());
