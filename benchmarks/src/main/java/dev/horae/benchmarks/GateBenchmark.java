@@ -8,7 +8,6 @@ import dev.horae.gate.ResumeTicket;
 import dev.horae.gate.RunState;
 import dev.horae.gate.runtime.AgentRuntime;
 import dev.horae.gate.runtime.AgentSnapshot;
-import dev.horae.gate.runtime.ModelReply;
 import dev.horae.gate.runtime.ResumeOutcome;
 import dev.horae.gate.runtime.RunActivation;
 import dev.horae.gate.runtime.RunContext;
@@ -18,6 +17,7 @@ import dev.horae.spi.gate.GateOutcome;
 import dev.horae.spi.gate.ToolCall;
 import dev.horae.spi.gate.ToolGates;
 import dev.horae.spi.gate.ToolOutput;
+import dev.horae.spi.model.ModelResponse;
 import dev.horae.spi.session.CreateOptions;
 import dev.horae.spi.session.Session;
 import dev.horae.spi.time.SystemTime;
@@ -86,12 +86,12 @@ public class GateBenchmark {
                   request ->
                       CompletableFuture.completedFuture(
                           request.step() == 1
-                              ? ModelReply.calls(
+                              ? ModelResponse.calls(
                                   new ToolCall(
                                       "call-1",
                                       "echo",
                                       JsonNodeFactory.instance.objectNode().put("text", "ping")))
-                              : ModelReply.answer("done")),
+                              : ModelResponse.text("done")),
                   (call, ctx) ->
                       CompletableFuture.completedFuture(
                           ToolOutput.success(

@@ -2,9 +2,10 @@ package dev.horae.benchmarks;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.horae.spi.AbortSignal;
+import dev.horae.spi.gate.ToolCall;
 import dev.horae.spi.session.Session;
 import dev.horae.spi.session.Json;
-import dev.horae.spi.tool.ToolCall;
+import dev.horae.spi.tool.ToolInvocation;
 import dev.horae.spi.tool.ToolResult;
 import dev.horae.runtime.HoraeRuntime;
 import dev.horae.runtime.agent.RuntimeAgent;
@@ -44,7 +45,7 @@ public final class ScheduleHeapFootprint {
       boolean timed = i >= n - 1_000;
       long t0 = timed ? System.nanoTime() : 0;
       ToolResult r = host.tools()
-          .call(new ToolCall(agent, "schedule_create", "c" + i, args1), AbortSignal.never())
+          .call(new ToolInvocation(agent, new ToolCall("c" + i, "schedule_create", args1)), AbortSignal.never())
           .toCompletableFuture().join();
       if (timed) {
         lastThousandNanos += System.nanoTime() - t0;

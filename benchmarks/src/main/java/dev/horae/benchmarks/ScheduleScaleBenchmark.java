@@ -2,11 +2,12 @@ package dev.horae.benchmarks;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.horae.spi.AbortSignal;
+import dev.horae.spi.gate.ToolCall;
 import dev.horae.spi.message.ContentBlock;
 import dev.horae.spi.session.Json;
-import dev.horae.spi.tool.ToolCall;
 import dev.horae.spi.tool.ToolDefinition;
 import dev.horae.spi.tool.ToolExecution;
+import dev.horae.spi.tool.ToolInvocation;
 import dev.horae.spi.tool.ToolResult;
 import dev.horae.runtime.HoraeRuntime;
 import dev.horae.runtime.agent.RuntimeAgent;
@@ -141,7 +142,7 @@ public class ScheduleScaleBenchmark {
 
   private ToolResult call(String tool, JsonNode args) {
     calls++;
-    return host.tools().call(new ToolCall(agent, tool, "bench-" + calls, args), AbortSignal.never())
+    return host.tools().call(new ToolInvocation(agent, new ToolCall("bench-" + calls, tool, args)), AbortSignal.never())
         .toCompletableFuture().join();
   }
 }

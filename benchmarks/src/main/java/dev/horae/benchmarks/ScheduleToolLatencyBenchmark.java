@@ -5,8 +5,9 @@ import dev.horae.runtime.HoraeRuntime;
 import dev.horae.runtime.agent.RuntimeAgent;
 import dev.horae.schedule.tools.SchedulePlugin;
 import dev.horae.spi.AbortSignal;
+import dev.horae.spi.gate.ToolCall;
 import dev.horae.spi.session.Json;
-import dev.horae.spi.tool.ToolCall;
+import dev.horae.spi.tool.ToolInvocation;
 import dev.horae.spi.tool.ToolResult;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -97,7 +98,7 @@ public class ScheduleToolLatencyBenchmark {
 
   private ToolResult call(String tool, JsonNode args) {
     calls++;
-    return host.tools().call(new ToolCall(agent, tool, "bench-" + calls, args), AbortSignal.never())
+    return host.tools().call(new ToolInvocation(agent, new ToolCall("bench-" + calls, tool, args)), AbortSignal.never())
         .toCompletableFuture().join();
   }
 }

@@ -117,11 +117,12 @@ public final class JobsController implements Plugin {
       undo.add(
           host.tools()
               .onPreExecute(
-                  call -> {
+                  invocation -> {
                     // only calls that resolve to this mount's own definitions are ours to cap
-                    Optional<ToolDefinition> target = host.tools().find(call.agent(), call.tool());
+                    Optional<ToolDefinition> target =
+                        host.tools().find(invocation.agent(), invocation.call().toolId());
                     if (target.isPresent() && definitions.contains(target.get())) {
-                      caps.capture(call);
+                      caps.capture(invocation);
                     }
                   },
                   true));

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.horae.spi.gate.ToolCall;
 import dev.horae.spi.model.ChatMessage;
 import dev.horae.jobs.fakes.ManualExecutor;
 import dev.horae.jobs.fakes.TestJob;
@@ -23,7 +24,7 @@ import dev.horae.spi.plugin.CompositionException;
 import dev.horae.spi.plugin.Installation;
 import dev.horae.spi.session.Json;
 import dev.horae.spi.tool.PresentationCard;
-import dev.horae.spi.tool.ToolCall;
+import dev.horae.spi.tool.ToolInvocation;
 import dev.horae.spi.tool.ToolResult;
 import dev.horae.testkit.TestHost;
 import dev.horae.testkit.agent.ScriptedModel;
@@ -62,7 +63,7 @@ class JobsControllerTest {
   CompletableFuture<ToolResult> callAsync(Agent agent, String tool, String args) {
     return host.tools()
         .call(
-            new ToolCall(agent, tool, "call-" + calls.incrementAndGet(), Json.parse(args)),
+            new ToolInvocation(agent, new ToolCall("call-" + calls.incrementAndGet(), tool, Json.parse(args))),
             AbortSignal.never())
         .toCompletableFuture();
   }
@@ -627,7 +628,7 @@ class JobsControllerTest {
     CompletableFuture<ToolResult> waiting =
         host.tools()
             .call(
-                new ToolCall(agent, "job_output", "w1", Json.parse("{\"job_id\":\"bash-1\",\"wait\":true}")),
+                new ToolInvocation(agent, new ToolCall("w1", "job_output", Json.parse("{\"job_id\":\"bash-1\",\"wait\":true}"))),
                 abort)
             .toCompletableFuture();
     abort.abort();

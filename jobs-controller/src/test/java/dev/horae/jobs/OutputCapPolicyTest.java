@@ -6,11 +6,12 @@ import dev.horae.jobs.fakes.PolicyHost;
 import dev.horae.jobs.fakes.TestJob;
 import dev.horae.spi.AbortSignal;
 import dev.horae.spi.agent.Agent;
+import dev.horae.spi.gate.ToolCall;
 import dev.horae.spi.jobs.JobService;
 import dev.horae.spi.jobs.JobStart;
 import dev.horae.spi.message.ContentBlock;
 import dev.horae.spi.session.Json;
-import dev.horae.spi.tool.ToolCall;
+import dev.horae.spi.tool.ToolInvocation;
 import dev.horae.spi.tool.ToolResult;
 import dev.horae.testkit.TestHost;
 import dev.horae.testkit.agent.TestAgent;
@@ -56,7 +57,7 @@ class OutputCapPolicyTest {
 
   private ToolResult call(Agent agent, String tool, String args) {
     return policyHost.tools()
-        .call(new ToolCall(agent, tool, "call-" + calls.incrementAndGet(), Json.parse(args)), AbortSignal.never())
+        .call(new ToolInvocation(agent, new ToolCall("call-" + calls.incrementAndGet(), tool, Json.parse(args))), AbortSignal.never())
         .toCompletableFuture()
         .join();
   }

@@ -6,6 +6,8 @@ import java.util.Objects;
 /**
  * One complete tool call as the model issued it, with presentation aliases already mapped back to
  * the canonical tool id. JSON shape: {@code {"callId":"call-1","toolId":"echo","arguments":{..}}}.
+ * The one record of a tool call: the model port, the gates and resume tickets carry it, and the
+ * tool registry runs it wrapped with its agent ({@link dev.horae.spi.tool.ToolInvocation}).
  *
  * @param callId the model's call id; non-empty
  * @param toolId the canonical tool id; non-empty

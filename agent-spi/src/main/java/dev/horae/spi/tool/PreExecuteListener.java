@@ -7,7 +7,7 @@ public interface PreExecuteListener {
   /**
    * Sees the call before any policy runs.
    *
-   * @param call the call
+   * @param invocation the agent and its call
    */
-  void beforeExecute(ToolCall call);
+  void beforeExecute(ToolInvocation invocation);
 }

@@ -30,7 +30,7 @@ public record ToolDefinition(
     Function<JsonNode, List<ContentBlock>> renderer,
     Function<JsonNode, Optional<PresentationCard>> presentCall,
     ToolBody body,
-    Optional<BiFunction<ToolCall, ToolResult, List<ContentBlock>>> finalContent) {
+    Optional<BiFunction<ToolInvocation, ToolResult, List<ContentBlock>>> finalContent) {
 
   /** Requires every member. */
   public ToolDefinition {
@@ -63,7 +63,7 @@ public record ToolDefinition(
     private ToolBody body = (a, e) -> {
       throw new IllegalStateException("tool has no body");
     };
-    private Optional<BiFunction<ToolCall, ToolResult, List<ContentBlock>>> finalContent = Optional.empty();
+    private Optional<BiFunction<ToolInvocation, ToolResult, List<ContentBlock>>> finalContent = Optional.empty();
 
     private Builder(String name) {
       this.name = name;
@@ -141,7 +141,7 @@ public record ToolDefinition(
      * @param v the callback
      * @return this builder
      */
-    public Builder finalContent(BiFunction<ToolCall, ToolResult, List<ContentBlock>> v) {
+    public Builder finalContent(BiFunction<ToolInvocation, ToolResult, List<ContentBlock>> v) {
       finalContent = Optional.of(v);
       return this;
     }

@@ -43,11 +43,11 @@ public interface ToolRegistry {
    * Runs the call pipeline (§8.2). Never completes exceptionally: every failure is an error
    * result.
    *
-   * @param call the call
+   * @param invocation the agent and its call
    * @param signal the caller's cancellation signal
    * @return the final result
    */
-  CompletionStage<ToolResult> call(ToolCall call, AbortSignal signal);
+  CompletionStage<ToolResult> call(ToolInvocation invocation, AbortSignal signal);
 
   /**
    * Adds a pre-execute listener.

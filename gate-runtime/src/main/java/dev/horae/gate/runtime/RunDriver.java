@@ -19,6 +19,8 @@ import dev.horae.spi.gate.StateView;
 import dev.horae.spi.gate.ToolCall;
 import dev.horae.spi.gate.ToolOutput;
 import dev.horae.spi.AbortSignal;
+import dev.horae.spi.model.FinishReason;
+import dev.horae.spi.model.ModelResponse;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -208,7 +210,7 @@ final class RunDriver {
       return end(EndCause.maxSteps(), List.of());
     }
     step++;
-    CompletionStage<ModelReply> reply;
+    CompletionStage<ModelResponse> reply;
     try {
       reply = runtime.inference().infer(
           new InferenceRequest(runId, threadId, step, AppendOnlyList.concat(base, added.snapshot()),
@@ -228,10 +230,22 @@ final class RunDriver {
     }).thenCompose(s -> s);
   }
 
-  private CompletionStage<RunState> onReply(ModelReply reply) {
+  private CompletionStage<RunState> onReply(ModelResponse reply) {
     ObjectNode assistant = F.objectNode();
     assistant.put("role", "assistant");
     assistant.put("content", reply.text());
+    if (reply.finish() == FinishReason.MAX_TOKENS) {
+      // a response cut at the token limit may hold incomplete calls: it is recorded as given and
+      // none of its calls runs (see Inference); gate specification §4.2 lets a running Run end only
+      // naturally, at max steps, in failure or indeterminate, so the cut is an inference failure
+      if (!reply.toolCalls().isEmpty()) {
+        ArrayNode cut = assistant.putArray("toolCalls");
+        reply.toolCalls().forEach(c -> cut.add(GateJson.encodeToolCall(c)));
+      }
+      return end(EndCause.error(Failure.of(Inference.MAX_TOKENS_CODE,
+          "the model output reached its token limit; the cut response was not acted on")),
+          List.of(assistant));
+    }
     if (reply.toolCalls().isEmpty()) {
       return end(EndCause.naturalEnd(), List.of(assistant));
     }

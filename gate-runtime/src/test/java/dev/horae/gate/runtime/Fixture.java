@@ -8,6 +8,7 @@ import dev.horae.spi.gate.ToolCall;
 import dev.horae.spi.gate.ToolGate;
 import dev.horae.spi.gate.ToolGates;
 import dev.horae.spi.gate.ToolOutput;
+import dev.horae.spi.model.ModelResponse;
 import dev.horae.spi.session.CreateOptions;
 import dev.horae.spi.session.Json;
 import dev.horae.spi.session.Session;
@@ -72,14 +73,14 @@ final class Fixture {
   }
 
   /** Step 1 calls echo (or the tool named by the input), later steps answer. */
-  static CompletionStage<ModelReply> script(InferenceRequest r) {
+  static CompletionStage<ModelResponse> script(InferenceRequest r) {
     if (r.step() == 1) {
       String input = r.messages().get(r.messages().size() - 1).path("content").asText();
       String tool = input.startsWith("tool:") ? input.substring(5) : "echo";
       ObjectNode args = Json.mapper().createObjectNode().put("text", "ping");
-      return CompletableFuture.completedFuture(ModelReply.calls(new ToolCall("call-1", tool, args)));
+      return CompletableFuture.completedFuture(ModelResponse.calls(new ToolCall("call-1", tool, args)));
     }
-    return CompletableFuture.completedFuture(ModelReply.answer("done"));
+    return CompletableFuture.completedFuture(ModelResponse.text("done"));
   }
 
   CompletionStage<ToolOutput> echo(ToolCall call, ToolContext ctx) {

@@ -19,6 +19,9 @@ import dev.horae.gate.ToolPermissionVerdict;
 import dev.horae.spi.gate.GateOutcome;
 import dev.horae.spi.gate.ToolGate;
 import dev.horae.spi.gate.ToolOutput;
+import dev.horae.spi.model.FinishReason;
+import dev.horae.spi.model.ModelResponse;
+import dev.horae.spi.model.TokenUsage;
 import dev.horae.spi.session.Json;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -282,10 +285,61 @@ class GateChainTest {
   }
 
   @Test
+  void aResponseCutAtTheTokenLimitRunsNoneOfItsCallsAndEndsTheRunMaxTokens() {
+    Fixture f = new Fixture();
+    List<String> seen = Collections.synchronizedList(new ArrayList<>());
+    f.gate(recording("host", seen, GateOutcome.allow()));
+    dev.horae.spi.gate.ToolCall cut = new dev.horae.spi.gate.ToolCall("call-1", "echo", Json.parse("{\"text\":\"pi\"}"));
+    List<JsonNode> live = Collections.synchronizedList(new ArrayList<>());
+    AgentRuntime cutting = AgentRuntime.builder(r -> CompletableFuture.completedFuture(new ModelResponse("partial",
+            List.of(cut), FinishReason.MAX_TOKENS, new TokenUsage(10, 4096))), f::echo)
+        .gates(f.gates)
+        .listener(new RunListener() {
+          @Override
+          public void onEvent(JsonNode event) {
+            live.add(event);
+          }
+        }).build();
+    cutting.registerSnapshot(f.runtime.snapshot(Fixture.SNAPSHOT).orElseThrow());
+
+    RunState s = cutting.execute(new RunActivation("run-t", f.thread(), Fixture.SNAPSHOT, "go"), f.ctx())
+        .toCompletableFuture().join();
+
+    assertThat(s).isEqualTo(RunState.ended(EndCause.error(new Failure.Inference(Inference.MAX_TOKENS_CODE,
+        "the model output reached its token limit; the cut response was not acted on"))));
+    assertThat(seen).as("no gate sees a call of a cut response").isEmpty();
+    assertThat(f.toolRuns).hasValue(0);
+    // the cut response is on record as the model gave it, with no tool result and no batch
+    List<JsonNode> messages = f.store.view().committedMessages(f.thread());
+    JsonNode assistant = messages.get(messages.size() - 1);
+    assertThat(assistant.path("role").asText()).isEqualTo("assistant");
+    assertThat(assistant.path("content").asText()).isEqualTo("partial");
+    assertThat(assistant.path("toolCalls").get(0).path("callId").asText()).isEqualTo("call-1");
+    assertThat(toolMessages(f)).isEmpty();
+    assertThat(f.store.view().committedRunState("run-t")).doesNotContainKey(ToolBatch.STATE_KEY);
+    assertThat(live).anySatisfy(e -> {
+      assertThat(e.path("type").asText()).isEqualTo("runFailed");
+      assertThat(e.path("code").asText()).isEqualTo("max_tokens");
+    });
+  }
+
+  @Test
+  void aTextAnswerCutAtTheTokenLimitIsNotANaturalEnd() {
+    Fixture f = new Fixture();
+    AgentRuntime cutting = AgentRuntime.builder(r -> CompletableFuture.completedFuture(
+        new ModelResponse("the answer is", List.of(), FinishReason.MAX_TOKENS, TokenUsage.UNKNOWN)), f::echo).build();
+    cutting.registerSnapshot(f.runtime.snapshot(Fixture.SNAPSHOT).orElseThrow());
+    RunState s = cutting.execute(new RunActivation("run-c", f.thread(), Fixture.SNAPSHOT, "go"), f.ctx())
+        .toCompletableFuture().join();
+    assertThat(s).isInstanceOfSatisfying(RunState.Ended.class, e -> assertThat(e.cause())
+        .isInstanceOfSatisfying(EndCause.Failed.class, x -> assertThat(x.failure().code()).isEqualTo("max_tokens")));
+  }
+
+  @Test
   void theStepCeilingEndsWithMaxSteps() {
     Fixture f = new Fixture();
     AgentRuntime looping = AgentRuntime.builder(r -> CompletableFuture.completedFuture(
-        ModelReply.calls(new dev.horae.spi.gate.ToolCall("c" + r.step(), "echo", Json.parse("{}")))), f::echo).build();
+        ModelResponse.calls(new dev.horae.spi.gate.ToolCall("c" + r.step(), "echo", Json.parse("{}")))), f::echo).build();
     looping.registerSnapshot(AgentSnapshot.of("loop", Set.of(), List.of(ToolDescriptor.of("echo")), 3));
     RunState s = looping.execute(new RunActivation("run-l", f.thread(), "loop", "go"), f.ctx()).toCompletableFuture().join();
     assertThat(s).isEqualTo(RunState.ended(EndCause.maxSteps()));

@@ -8,6 +8,7 @@ import dev.horae.gate.ResumeCommand;
 import dev.horae.gate.ResumeResult;
 import dev.horae.gate.ResumeTicket;
 import dev.horae.gate.RunState;
+import dev.horae.spi.model.ModelResponse;
 import dev.horae.spi.session.Json;
 import java.util.ArrayList;
 import java.util.List;
@@ -29,8 +30,8 @@ class ResumeContextTest {
     // the model calls echo at steps 1 and 2, so the Run parks twice
     AgentRuntime twoStep = AgentRuntime.builder(r -> java.util.concurrent.CompletableFuture.completedFuture(
             r.step() <= 2
-                ? ModelReply.calls(new dev.horae.spi.gate.ToolCall("call-" + r.step(), "echo", Json.parse("{}")))
-                : ModelReply.answer("done")), f::echo)
+                ? ModelResponse.calls(new dev.horae.spi.gate.ToolCall("call-" + r.step(), "echo", Json.parse("{}")))
+                : ModelResponse.text("done")), f::echo)
         .gates(f.gates).build();
     twoStep.registerSnapshot(f.runtime.snapshot(Fixture.SNAPSHOT).orElseThrow());
     twoStep.execute(new RunActivation("run-1", f.thread(), Fixture.SNAPSHOT, "go"), f.ctx()).toCompletableFuture().join();

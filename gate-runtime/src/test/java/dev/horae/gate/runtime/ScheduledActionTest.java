@@ -7,6 +7,7 @@ import dev.horae.gate.AwaitReason;
 import dev.horae.gate.EndCause;
 import dev.horae.gate.ResumeTicket;
 import dev.horae.gate.RunState;
+import dev.horae.spi.model.ModelResponse;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -117,9 +118,9 @@ class ScheduledActionTest {
     });
     AgentRuntime twoCalls = AgentRuntime.builder(r -> java.util.concurrent.CompletableFuture.completedFuture(
             r.step() <= 2
-                ? ModelReply.calls(new dev.horae.spi.gate.ToolCall("call-" + r.step(), "echo",
+                ? ModelResponse.calls(new dev.horae.spi.gate.ToolCall("call-" + r.step(), "echo",
                     dev.horae.spi.session.Json.mapper().createObjectNode()))
-                : ModelReply.answer("done")), g::echo)
+                : ModelResponse.text("done")), g::echo)
         .gates(g.gates).build();
     twoCalls.registerSnapshot(g.runtime.snapshot(Fixture.SNAPSHOT).orElseThrow());
     twoCalls.execute(new RunActivation("run-g", g.thread(), Fixture.SNAPSHOT, "go"), g.ctx()).toCompletableFuture().join();
@@ -140,9 +141,9 @@ class ScheduledActionTest {
         dev.horae.spi.gate.GateOutcome.schedule("sched-" + n.incrementAndGet())));
     AgentRuntime twoStep = AgentRuntime.builder(r -> java.util.concurrent.CompletableFuture.completedFuture(
             r.step() <= 2
-                ? ModelReply.calls(new dev.horae.spi.gate.ToolCall("call-" + r.step(), "echo",
+                ? ModelResponse.calls(new dev.horae.spi.gate.ToolCall("call-" + r.step(), "echo",
                     dev.horae.spi.session.Json.mapper().createObjectNode()))
-                : ModelReply.answer("done")), f::echo)
+                : ModelResponse.text("done")), f::echo)
         .gates(f.gates).build();
     twoStep.registerSnapshot(f.runtime.snapshot(Fixture.SNAPSHOT).orElseThrow());
     twoStep.execute(new RunActivation("run-c", f.thread(), Fixture.SNAPSHOT, "go"), f.ctx()).toCompletableFuture().join();

@@ -7,6 +7,7 @@ import dev.horae.gate.RunState;
 import dev.horae.spi.gate.GateOutcome;
 import dev.horae.spi.gate.ToolCall;
 import dev.horae.spi.gate.ToolOutput;
+import dev.horae.spi.model.ModelResponse;
 import dev.horae.spi.session.Json;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -25,8 +26,8 @@ class WaveTest {
 
   private AgentRuntime runtime(Fixture f) {
     AgentRuntime r = AgentRuntime.builder(req -> CompletableFuture.completedFuture(req.step() == 1
-            ? ModelReply.calls(new ToolCall("call-a", "a", Json.parse("{}")), new ToolCall("call-b", "b", Json.parse("{}")))
-            : ModelReply.answer("done")),
+            ? ModelResponse.calls(new ToolCall("call-a", "a", Json.parse("{}")), new ToolCall("call-b", "b", Json.parse("{}")))
+            : ModelResponse.text("done")),
         (call, ctx) -> {
           started.add(call.callId());
           CompletableFuture<ToolOutput> out = new CompletableFuture<>();

@@ -18,8 +18,8 @@ import dev.horae.spi.jobs.KillOutcome;
 import dev.horae.spi.jobs.PublicJobSnapshot;
 import dev.horae.spi.message.ContentBlock;
 import dev.horae.spi.tool.PresentationCard;
-import dev.horae.spi.tool.ToolCall;
 import dev.horae.spi.tool.ToolDefinition;
+import dev.horae.spi.tool.ToolInvocation;
 import dev.horae.spi.tool.ToolResult;
 import java.util.ArrayList;
 import java.util.List;
@@ -173,8 +173,8 @@ public final class JobTools {
     }
   }
 
-  private List<ContentBlock> boundOutput(ToolCall call, ToolResult result) {
-    OptionalLong cap = caps.take(call);
+  private List<ContentBlock> boundOutput(ToolInvocation invocation, ToolResult result) {
+    OptionalLong cap = caps.take(invocation);
     if (cap.isEmpty()) {
       return result.content();
     }
@@ -190,8 +190,8 @@ public final class JobTools {
     return boundSingle(result.content(), cap);
   }
 
-  private List<ContentBlock> boundKill(ToolCall call, ToolResult result) {
-    OptionalLong cap = caps.take(call);
+  private List<ContentBlock> boundKill(ToolInvocation invocation, ToolResult result) {
+    OptionalLong cap = caps.take(invocation);
     if (cap.isEmpty()) {
       return result.content();
     }

@@ -4,7 +4,7 @@ import dev.horae.spi.agent.Agent;
 import dev.horae.spi.jobs.JobId;
 import dev.horae.spi.jobs.JobService;
 import dev.horae.spi.jobs.JobSnapshot;
-import dev.horae.spi.tool.ToolCall;
+import dev.horae.spi.tool.ToolInvocation;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
@@ -31,17 +31,18 @@ public final class OutputCaps {
   /**
    * Captures the cap of the job named by the call, when the caller sees that job and it has one.
    *
-   * @param call the call about to run
+   * @param invocation the call about to run
    */
-  public void capture(ToolCall call) {
-    String text = call.args().path("job_id").asText("");
+  public void capture(ToolInvocation invocation) {
+    String text = invocation.call().arguments().path("job_id").asText("");
     Optional<JobId> id = parse(text);
     if (id.isEmpty()) {
       return;
     }
-    for (JobSnapshot s : service.list(Optional.of(call.agent()))) {
+    for (JobSnapshot s : service.list(Optional.of(invocation.agent()))) {
       if (s.id().equals(id.get()) && s.outputLimitBytes().isPresent()) {
-        captured.put(key(call.agent(), call.callId()), s.outputLimitBytes().getAsLong());
+        captured.put(
+            key(invocation.agent(), invocation.call().callId()), s.outputLimitBytes().getAsLong());
         return;
       }
     }
@@ -50,11 +51,11 @@ public final class OutputCaps {
   /**
    * Takes (and forgets) the cap captured for a call.
    *
-   * @param call the call
+   * @param invocation the call
    * @return the cap, or empty when none applies
    */
-  public OptionalLong take(ToolCall call) {
-    Long cap = captured.remove(key(call.agent(), call.callId()));
+  public OptionalLong take(ToolInvocation invocation) {
+    Long cap = captured.remove(key(invocation.agent(), invocation.call().callId()));
     return cap == null ? OptionalLong.empty() : OptionalLong.of(cap);
   }
 

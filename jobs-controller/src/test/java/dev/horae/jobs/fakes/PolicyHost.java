@@ -5,8 +5,8 @@ import dev.horae.spi.Registration;
 import dev.horae.spi.agent.Agent;
 import dev.horae.spi.plugin.Host;
 import dev.horae.spi.tool.PreExecuteListener;
-import dev.horae.spi.tool.ToolCall;
 import dev.horae.spi.tool.ToolDefinition;
+import dev.horae.spi.tool.ToolInvocation;
 import dev.horae.spi.tool.ToolRegistry;
 import dev.horae.spi.tool.ToolResult;
 import dev.horae.testkit.TestHost;
@@ -73,7 +73,7 @@ public final class PolicyHost {
    * @param policy the hook: a result to end the call with, or empty to let it go on
    * @return a handle that removes it
    */
-  public Registration policy(Function<ToolCall, Optional<ToolResult>> policy) {
+  public Registration policy(Function<ToolInvocation, Optional<ToolResult>> policy) {
     return tools.addOrdinary(policy);
   }
 
@@ -90,20 +90,20 @@ public final class PolicyHost {
   private static final class PolicyTools implements ToolRegistry {
 
     private final TestHost host;
-    private final List<Function<ToolCall, Optional<ToolResult>>> prepended = new ArrayList<>();
-    private final List<Function<ToolCall, Optional<ToolResult>>> ordinary = new ArrayList<>();
+    private final List<Function<ToolInvocation, Optional<ToolResult>>> prepended = new ArrayList<>();
+    private final List<Function<ToolInvocation, Optional<ToolResult>>> ordinary = new ArrayList<>();
 
     PolicyTools(TestHost host) {
       this.host = host;
     }
 
-    synchronized Registration addOrdinary(Function<ToolCall, Optional<ToolResult>> hook) {
+    synchronized Registration addOrdinary(Function<ToolInvocation, Optional<ToolResult>> hook) {
       return add(ordinary, hook);
     }
 
     private synchronized Registration add(
-        List<Function<ToolCall, Optional<ToolResult>>> target,
-        Function<ToolCall, Optional<ToolResult>> hook) {
+        List<Function<ToolInvocation, Optional<ToolResult>>> target,
+        Function<ToolInvocation, Optional<ToolResult>> hook) {
       target.add(hook);
       return () -> {
         synchronized (this) {
@@ -129,7 +129,7 @@ public final class PolicyHost {
 
     @Override
     public Registration onPreExecute(PreExecuteListener listener, boolean prepend) {
-      Function<ToolCall, Optional<ToolResult>> hook =
+      Function<ToolInvocation, Optional<ToolResult>> hook =
           call -> {
             listener.beforeExecute(call);
             return Optional.empty();
@@ -138,18 +138,18 @@ public final class PolicyHost {
     }
 
     @Override
-    public CompletionStage<ToolResult> call(ToolCall call, AbortSignal signal) {
-      List<Function<ToolCall, Optional<ToolResult>>> chain;
+    public CompletionStage<ToolResult> call(ToolInvocation call, AbortSignal signal) {
+      List<Function<ToolInvocation, Optional<ToolResult>>> chain;
       synchronized (this) {
         chain = new ArrayList<>(prepended);
         chain.addAll(ordinary);
       }
-      for (Function<ToolCall, Optional<ToolResult>> hook : chain) {
+      for (Function<ToolInvocation, Optional<ToolResult>> hook : chain) {
         Optional<ToolResult> decided = hook.apply(call);
         if (decided.isPresent()) {
           ToolResult result = decided.get();
           ToolResult last =
-              find(call.agent(), call.tool())
+              find(call.agent(), call.call().toolId())
                   .flatMap(ToolDefinition::finalContent)
                   .map(f -> result.withContent(f.apply(call, result)))
                   .orElse(result);

@@ -8,10 +8,11 @@ import dev.horae.jobs.LocalJobService;
 import dev.horae.jobs.fakes.ManualExecutor;
 import dev.horae.spi.AbortController;
 import dev.horae.spi.AbortSignal;
+import dev.horae.spi.gate.ToolCall;
 import dev.horae.spi.jobs.JobService;
 import dev.horae.spi.message.UserMessage;
 import dev.horae.spi.session.Json;
-import dev.horae.spi.tool.ToolCall;
+import dev.horae.spi.tool.ToolInvocation;
 import dev.horae.spi.tool.ToolResult;
 import dev.horae.testkit.TestHost;
 import dev.horae.testkit.agent.TestAgent;
@@ -33,7 +34,7 @@ class BackgroundShellToolTest {
 
   ToolResult call(TestAgent agent, String args, AbortSignal signal) {
     return host.tools()
-        .call(new ToolCall(agent, "bash_background", "c1", Json.parse(args)), signal)
+        .call(new ToolInvocation(agent, new ToolCall("c1", "bash_background", Json.parse(args))), signal)
         .toCompletableFuture()
         .join();
   }

@@ -581,7 +581,7 @@ public final class TurnEngine {
     }
 
     private CompletionStage<ToolResult> invoke(ToolCall call) {
-      return tools.call(new dev.horae.spi.tool.ToolCall(agent, call.toolId(), call.callId(), call.arguments()), signal);
+      return tools.call(new dev.horae.spi.tool.ToolInvocation(agent, call), signal);
     }
 
     private void settle(ToolCall call, ToolResult result) {

@@ -6,9 +6,9 @@ import dev.horae.spi.Registration;
 import dev.horae.spi.agent.Agent;
 import dev.horae.spi.message.ContentBlock;
 import dev.horae.spi.tool.PreExecuteListener;
-import dev.horae.spi.tool.ToolCall;
 import dev.horae.spi.tool.ToolDefinition;
 import dev.horae.spi.tool.ToolExecution;
+import dev.horae.spi.tool.ToolInvocation;
 import dev.horae.spi.tool.ToolRegistry;
 import dev.horae.spi.tool.ToolResult;
 import java.util.ArrayList;
@@ -101,7 +101,7 @@ public final class RuntimeToolRegistry implements ToolRegistry {
   }
 
   @Override
-  public CompletionStage<ToolResult> call(ToolCall call, AbortSignal signal) {
+  public CompletionStage<ToolResult> call(ToolInvocation call, AbortSignal signal) {
     CompletableFuture<ToolResult> result = new CompletableFuture<>();
     CompletableFuture<Void> previous;
     synchronized (this) {
@@ -118,7 +118,7 @@ public final class RuntimeToolRegistry implements ToolRegistry {
     return result;
   }
 
-  private CompletionStage<ToolResult> run(ToolCall call, AbortSignal signal) {
+  private CompletionStage<ToolResult> run(ToolInvocation call, AbortSignal signal) {
     List<PreExecuteListener> listeners;
     synchronized (this) {
       listeners = new ArrayList<>(prepended);
@@ -127,13 +127,13 @@ public final class RuntimeToolRegistry implements ToolRegistry {
     for (PreExecuteListener l : listeners) {
       l.beforeExecute(call);
     }
-    Optional<ToolDefinition> found = find(call.agent(), call.tool());
+    Optional<ToolDefinition> found = find(call.agent(), call.call().toolId());
     if (found.isEmpty()) {
       return CompletableFuture.completedFuture(
-          ToolResult.error("Error: unknown tool \"" + call.tool() + "\"", Optional.of("UNKNOWN_TOOL")));
+          ToolResult.error("Error: unknown tool \"" + call.call().toolId() + "\"", Optional.of("UNKNOWN_TOOL")));
     }
     ToolDefinition tool = found.get();
-    List<String> violations = SchemaValidator.validateArguments(tool.parameters(), call.args());
+    List<String> violations = SchemaValidator.validateArguments(tool.parameters(), call.call().arguments());
     if (!violations.isEmpty()) {
       return CompletableFuture.completedFuture(finish(tool, call, ToolResult.error(
           "Error: invalid arguments: " + String.join("; ", violations), Optional.of(ToolResult.INVALID_ARGS))));
@@ -144,7 +144,7 @@ public final class RuntimeToolRegistry implements ToolRegistry {
     CompletionStage<JsonNode> body;
     bodyRuns.incrementAndGet();
     try {
-      body = tool.body().execute(call.args(), new ToolExecution(call.agent(), call.callId(), signal));
+      body = tool.body().execute(call.call().arguments(), new ToolExecution(call.agent(), call.call().callId(), signal));
     } catch (RuntimeException e) {
       body = CompletableFuture.failedFuture(e);
     }
@@ -169,7 +169,7 @@ public final class RuntimeToolRegistry implements ToolRegistry {
     });
   }
 
-  private static ToolResult finish(ToolDefinition tool, ToolCall call, ToolResult result) {
+  private static ToolResult finish(ToolDefinition tool, ToolInvocation call, ToolResult result) {
     return tool.finalContent().map(f -> result.withContent(f.apply(call, result))).orElse(result);
   }
 }

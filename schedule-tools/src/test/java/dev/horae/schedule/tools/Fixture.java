@@ -7,11 +7,12 @@ import dev.horae.schedule.ScheduleFold;
 import dev.horae.schedule.ScheduleState;
 import dev.horae.spi.AbortController;
 import dev.horae.spi.AbortSignal;
+import dev.horae.spi.gate.ToolCall;
 import dev.horae.spi.session.CreateOptions;
 import dev.horae.spi.session.EventTypes;
 import dev.horae.spi.session.Json;
 import dev.horae.spi.session.SessionEvent;
-import dev.horae.spi.tool.ToolCall;
+import dev.horae.spi.tool.ToolInvocation;
 import dev.horae.spi.tool.ToolResult;
 import dev.horae.testkit.TestHost;
 import dev.horae.testkit.agent.TestAgent;
@@ -54,7 +55,7 @@ final class Fixture {
 
   CompletionStage<ToolResult> callAsync(TestAgent agent, String tool, String args, AbortSignal signal) {
     return host.tools().call(
-        new ToolCall(agent, tool, "call-" + CALLS.incrementAndGet(), Json.parse(args)), signal);
+        new ToolInvocation(agent, new ToolCall("call-" + CALLS.incrementAndGet(), tool, Json.parse(args))), signal);
   }
 
   ToolResult call(TestAgent agent, String tool, String args) {

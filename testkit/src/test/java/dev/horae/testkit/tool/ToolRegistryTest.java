@@ -7,10 +7,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.horae.spi.AbortController;
 import dev.horae.spi.AbortSignal;
+import dev.horae.spi.gate.ToolCall;
 import dev.horae.spi.message.ContentBlock;
 import dev.horae.spi.session.Json;
-import dev.horae.spi.tool.ToolCall;
 import dev.horae.spi.tool.ToolDefinition;
+import dev.horae.spi.tool.ToolInvocation;
 import dev.horae.spi.tool.ToolResult;
 import dev.horae.testkit.TestHost;
 import dev.horae.testkit.agent.TestAgent;
@@ -39,7 +40,7 @@ class ToolRegistryTest {
   }
 
   private ToolResult call(String tool, String args, AbortSignal signal) {
-    return tools.call(new ToolCall(agent, tool, "c1", Json.parse(args)), signal).toCompletableFuture().join();
+    return tools.call(new ToolInvocation(agent, new ToolCall("c1", tool, Json.parse(args))), signal).toCompletableFuture().join();
   }
 
   @Test
@@ -88,7 +89,7 @@ class ToolRegistryTest {
     AbortController cancel = new AbortController();
 
     CompletableFuture<ToolResult> result =
-        tools.call(new ToolCall(agent, "slow", "c1", Json.parse("{}")), cancel.signal()).toCompletableFuture();
+        tools.call(new ToolInvocation(agent, new ToolCall("c1", "slow", Json.parse("{}"))), cancel.signal()).toCompletableFuture();
     cancel.abort();
     assertThat(result).isNotDone();
     body.complete(Json.parse("{\"placeholder\":true}"));
@@ -113,8 +114,8 @@ class ToolRegistryTest {
       return CompletableFuture.completedFuture(x);
     }).build());
 
-    var ra = tools.call(new ToolCall(agent, "a", "1", Json.parse("{}")), AbortSignal.never()).toCompletableFuture();
-    var rb = tools.call(new ToolCall(agent, "b", "2", Json.parse("{}")), AbortSignal.never()).toCompletableFuture();
+    var ra = tools.call(new ToolInvocation(agent, new ToolCall("1", "a", Json.parse("{}"))), AbortSignal.never()).toCompletableFuture();
+    var rb = tools.call(new ToolInvocation(agent, new ToolCall("2", "b", Json.parse("{}"))), AbortSignal.never()).toCompletableFuture();
     assertThat(log).containsExactly("a-start");
     first.complete(Json.parse("{}"));
     assertThat(log).containsExactly("a-start", "b-start");
@@ -154,6 +155,28 @@ class ToolRegistryTest {
     assertThat(bad.isError()).isTrue();
     assertThat(bad.code()).contains("INVALID_OUTPUT");
     assertThat(finals).hasValue(2);
+  }
+
+  @Test
+  void theListenersTheBodyAndTheFinalContentCallbackSeeTheModelsCallUnchanged() {
+    List<ToolInvocation> seen = new ArrayList<>();
+    List<String> executions = new ArrayList<>();
+    tools.register(ToolDefinition.builder("t")
+        .finalContent((c, r) -> {
+          seen.add(c);
+          return r.content();
+        })
+        .body((a, e) -> {
+          executions.add(e.agent().id() + " " + e.callId() + " " + a);
+          return CompletableFuture.completedFuture(a);
+        }).build());
+    tools.onPreExecute(seen::add, false);
+    ToolInvocation invocation = new ToolInvocation(agent, new ToolCall("call-7", "t", Json.parse("{\"x\":1}")));
+
+    tools.call(invocation, AbortSignal.never()).toCompletableFuture().join();
+
+    assertThat(seen).containsExactly(invocation, invocation);
+    assertThat(executions).containsExactly(agent.id() + " call-7 {\"x\":1}");
   }
 
   @Test

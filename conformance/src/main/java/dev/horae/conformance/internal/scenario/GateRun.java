@@ -13,7 +13,6 @@ import dev.horae.gate.RunState;
 import dev.horae.gate.runtime.AgentRuntime;
 import dev.horae.gate.runtime.AgentSnapshot;
 import dev.horae.gate.runtime.InferenceRequest;
-import dev.horae.gate.runtime.ModelReply;
 import dev.horae.gate.runtime.ResumeOutcome;
 import dev.horae.gate.runtime.RunActivation;
 import dev.horae.gate.runtime.RunContext;
@@ -25,6 +24,7 @@ import dev.horae.spi.gate.GateOutcome;
 import dev.horae.spi.gate.ToolCall;
 import dev.horae.spi.gate.ToolGates;
 import dev.horae.spi.gate.ToolOutput;
+import dev.horae.spi.model.ModelResponse;
 import dev.horae.spi.plugin.Host;
 import dev.horae.spi.session.Session;
 import dev.horae.spi.session.SessionEvent;
@@ -108,10 +108,10 @@ final class GateRun {
     return config.path("snapshot").asText("snapshot-1");
   }
 
-  private CompletionStage<ModelReply> infer(InferenceRequest request) {
+  private CompletionStage<ModelResponse> infer(InferenceRequest request) {
     JsonNode model = config.path("model");
     if (model.isEmpty()) {
-      return CompletableFuture.completedFuture(ModelReply.answer("done"));
+      return CompletableFuture.completedFuture(ModelResponse.text("done"));
     }
     JsonNode reply = model.get(Math.min(request.step(), model.size()) - 1);
     if (reply.has("calls")) {
@@ -120,9 +120,9 @@ final class GateRun {
         calls.add(new ToolCall(c.get("callId").asText(), c.get("tool").asText(),
             c.has("args") ? c.get("args") : F.objectNode()));
       }
-      return CompletableFuture.completedFuture(ModelReply.calls(calls.toArray(new ToolCall[0])));
+      return CompletableFuture.completedFuture(ModelResponse.calls(calls.toArray(new ToolCall[0])));
     }
-    return CompletableFuture.completedFuture(ModelReply.answer(reply.path("text").asText("done")));
+    return CompletableFuture.completedFuture(ModelResponse.text(reply.path("text").asText("done")));
   }
 
   private CompletionStage<ToolOutput> execute(ToolCall call, ToolContext context) {

@@ -15,6 +15,7 @@ import dev.horae.conformance.scenario.ScenarioHost;
 import dev.horae.conformance.scenario.ScenarioHosts;
 import dev.horae.spi.AbortController;
 import dev.horae.spi.agent.Agent;
+import dev.horae.spi.gate.ToolCall;
 import dev.horae.spi.jobs.JobId;
 import dev.horae.spi.jobs.JobOutcome;
 import dev.horae.spi.jobs.JobService;
@@ -31,7 +32,7 @@ import dev.horae.spi.session.AppendOptions;
 import dev.horae.spi.session.CreateOptions;
 import dev.horae.spi.session.Session;
 import dev.horae.spi.session.SessionEvent;
-import dev.horae.spi.tool.ToolCall;
+import dev.horae.spi.tool.ToolInvocation;
 import dev.horae.spi.tool.ToolResult;
 import java.time.Duration;
 import java.time.Instant;
@@ -398,7 +399,7 @@ public final class ScenarioRun {
     JsonNode args = s.has("args") ? s.get("args") : F.objectNode();
     AbortController abort = new AbortController();
     aborts.put(as, abort);
-    calls.put(as, host().host().tools().call(new ToolCall(a, text(s, "tool"), callId, args), abort.signal())
+    calls.put(as, host().host().tools().call(new ToolInvocation(a, new ToolCall(callId, text(s, "tool"), args)), abort.signal())
         .toCompletableFuture());
     host().settle();
     return resultOf(as);
