@@ -21,6 +21,7 @@ import dev.horae.spi.session.Json;
 import dev.horae.spi.session.SessionEvent;
 import dev.horae.spi.tool.ToolDefinition;
 import dev.horae.store.FileSessionStore;
+import dev.horae.timecontext.TimeContextConfig;
 import dev.horae.timecontext.plugin.TimeContextPlugin;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -90,7 +91,7 @@ public final class Demo {
       host.sessions().onEvent((s, e) -> signal());
       host.agents().onStatus((a, s) -> signal());
 
-      host.install(TimeContextPlugin.withConfig(Json.parse("{\"timeZone\":\"" + ZONE + "\"}")));
+      host.install(TimeContextPlugin.create(TimeContextConfig.builder().timeZone(ZONE).build()));
       host.install(new SchedulePlugin());
       LocalJobService jobs = LocalJobService.create(JobServiceConfig.defaults(), host);
       host.provide(JobService.class, jobs);

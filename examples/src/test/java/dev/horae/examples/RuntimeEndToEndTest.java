@@ -28,6 +28,7 @@ import dev.horae.spi.session.SessionEvent;
 import dev.horae.spi.session.StoredSession;
 import dev.horae.store.FileSessionStore;
 import dev.horae.testkit.time.ManualTime;
+import dev.horae.timecontext.TimeContextConfig;
 import dev.horae.timecontext.plugin.TimeContextPlugin;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -108,7 +109,7 @@ class RuntimeEndToEndTest {
     var unusedGate = horae.gates().register((call, state) -> CompletableFuture.completedFuture(
         call.toolId().equals("send_email") ? GateOutcome.schedule("email-" + call.callId()) : GateOutcome.allow()));
     var unused = Companions.registerAll(horae);
-    horae.install(TimeContextPlugin.withConfig(Json.parse("{\"timeZone\":\"" + ZONE + "\"}")));
+    horae.install(TimeContextPlugin.create(TimeContextConfig.builder().timeZone(ZONE).build()));
     horae.install(new SchedulePlugin());
     LocalJobService jobs = LocalJobService.create(JobServiceConfig.defaults(), horae);
     horae.provide(JobService.class, jobs);
