@@ -92,7 +92,7 @@ public final class Demo {
       host.agents().onStatus((a, s) -> signal());
 
       host.install(TimeContextPlugin.create(TimeContextConfig.builder().timeZone(ZONE).build()));
-      host.install(new SchedulePlugin());
+      host.install(SchedulePlugin.create());
       LocalJobService jobs = LocalJobService.create(JobServiceConfig.defaults(), host);
       host.provide(JobService.class, jobs);
       host.closeOnShutdown(() -> jobs.closeAsync().toCompletableFuture().join());

@@ -29,7 +29,7 @@ public final class EmbedExample {
     // snippet:embed
     try (HoraeRuntime horae = HoraeRuntime.builder().dataDir(Path.of("horae-data")).model(model).build()) {
       horae.install(TimeContextPlugin.create());                 // a zoned time reading before each step
-      horae.install(new SchedulePlugin());                      // schedule_create / _list / _delete
+      horae.install(SchedulePlugin.create());                   // schedule_create / _list / _delete
       LocalJobService jobs = LocalJobService.create(JobServiceConfig.defaults(), horae);
       horae.provide(JobService.class, jobs);                    // the job registry seam
       horae.closeOnShutdown(() -> jobs.closeAsync().toCompletableFuture().join());

@@ -110,7 +110,7 @@ class RuntimeEndToEndTest {
         call.toolId().equals("send_email") ? GateOutcome.schedule("email-" + call.callId()) : GateOutcome.allow()));
     var unused = Companions.registerAll(horae);
     horae.install(TimeContextPlugin.create(TimeContextConfig.builder().timeZone(ZONE).build()));
-    horae.install(new SchedulePlugin());
+    horae.install(SchedulePlugin.create());
     LocalJobService jobs = LocalJobService.create(JobServiceConfig.defaults(), horae);
     horae.provide(JobService.class, jobs);
     horae.closeOnShutdown(() -> jobs.closeAsync().toCompletableFuture().join());

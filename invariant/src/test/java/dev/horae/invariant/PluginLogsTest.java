@@ -43,7 +43,7 @@ class PluginLogsTest {
   void scheduleAndTimeContextLogsPassEveryCompanion() {
     TestHost host = guard.watch(TestHost.builder().start(START).build());
     Companions.registerAll(host);
-    host.install(new SchedulePlugin());
+    host.install(SchedulePlugin.create());
     host.install(TimeContextPlugin.create(TimeContextConfig.builder().clientZoneGuidance(true).build()));
     TestAgent agent = host.createAgent(CreateOptions.withTimeZone("Asia/Shanghai")).useModel(new ScriptedModel()
         .thenCall("schedule_create", Json.parse("{\"prompt\":\"stretch\",\"after_seconds\":60}"))

@@ -45,7 +45,7 @@ public final class PluginCatalog {
   public static PluginCatalog standard() {
     return new PluginCatalog()
         .register(TimeContextPlugin.NAME, config -> loading(() -> TimeContextPlugin.create(TimeContextConfig.fromJson(config))))
-        .register(SchedulePlugin.NAME, config -> new SchedulePlugin())
+        .register(SchedulePlugin.NAME, config -> SchedulePlugin.create())
         .register(JobsController.NAME, config -> JobsController.plugin(JobsControllerConfig.fromJson(config)))
         .register(INVARIANTS, config -> new Plugin() {
           @Override

@@ -37,7 +37,7 @@ public final class ScheduleTour {
     ManualTime time = new ManualTime(Instant.parse("2026-08-05T12:00:00Z"));   // testkit: a clock the tour moves
     try (HoraeRuntime horae = HoraeRuntime.builder().clock(time).timers(time).build()) {
       horae.install(TimeContextPlugin.create(TimeContextConfig.builder().timeZone("Asia/Shanghai").build()));
-      horae.install(new SchedulePlugin());     // needs a SessionStore service: the runtime offers its store
+      horae.install(SchedulePlugin.create());   // needs a SessionStore service: the runtime offers its store
       RuntimeAgent agent = horae.openAgent("schedule-tour", "Asia/Shanghai");
       agent.useModel(new ScriptedModel()
           .thenCall("schedule_create", Json.parse("{\"prompt\":\"check logs\",\"after_seconds\":30}"))
