@@ -2,12 +2,9 @@ package dev.horae.examples;
 
 import dev.horae.gate.GateJson;
 import dev.horae.gate.runtime.ResumeOutcome;
-import dev.horae.jobs.JobServiceConfig;
 import dev.horae.jobs.JobsController;
-import dev.horae.jobs.JobsControllerConfig;
 import dev.horae.jobs.LocalJobService;
 import dev.horae.jobs.shell.BackgroundShellTool;
-import dev.horae.jobs.shell.ShellJobConfig;
 import dev.horae.runtime.HoraeRuntime;
 import dev.horae.runtime.agent.RuntimeAgent;
 import dev.horae.runtime.gate.AwaitingCall;
@@ -93,11 +90,11 @@ public final class Demo {
 
       host.install(TimeContextPlugin.create(TimeContextConfig.builder().timeZone(ZONE).build()));
       host.install(SchedulePlugin.create());
-      LocalJobService jobs = LocalJobService.create(JobServiceConfig.defaults(), host);
+      LocalJobService jobs = LocalJobService.create(host);
       host.provide(JobService.class, jobs);
       host.closeOnShutdown(() -> jobs.closeAsync().toCompletableFuture().join());
-      host.install(JobsController.plugin(JobsControllerConfig.defaults()));
-      host.tools().register(BackgroundShellTool.definition(host, ShellJobConfig.defaults()));
+      host.install(JobsController.create());
+      host.install(BackgroundShellTool.create());
       registerGatedTools(host);
 
       out.println(restored

@@ -4,12 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.horae.invariant.Companions;
 import dev.horae.invariant.SessionLogCheck;
-import dev.horae.jobs.JobServiceConfig;
 import dev.horae.jobs.JobsController;
-import dev.horae.jobs.JobsControllerConfig;
 import dev.horae.jobs.LocalJobService;
 import dev.horae.jobs.shell.BackgroundShellTool;
-import dev.horae.jobs.shell.ShellJobConfig;
 import dev.horae.runtime.HoraeRuntime;
 import dev.horae.runtime.agent.RuntimeAgent;
 import dev.horae.schedule.tools.SchedulePlugin;
@@ -111,11 +108,11 @@ class RuntimeEndToEndTest {
     var unused = Companions.registerAll(horae);
     horae.install(TimeContextPlugin.create(TimeContextConfig.builder().timeZone(ZONE).build()));
     horae.install(SchedulePlugin.create());
-    LocalJobService jobs = LocalJobService.create(JobServiceConfig.defaults(), horae);
+    LocalJobService jobs = LocalJobService.create(horae);
     horae.provide(JobService.class, jobs);
     horae.closeOnShutdown(() -> jobs.closeAsync().toCompletableFuture().join());
-    horae.install(JobsController.plugin(JobsControllerConfig.defaults()));
-    horae.tools().register(BackgroundShellTool.definition(horae, ShellJobConfig.defaults()));
+    horae.install(JobsController.create());
+    horae.install(BackgroundShellTool.create());             // bash_background
     return horae;
   }
 

@@ -6,6 +6,7 @@ import dev.horae.jobs.JobsControllerConfig;
 import dev.horae.schedule.tools.SchedulePlugin;
 import dev.horae.invariant.Companions;
 import dev.horae.spi.Registration;
+import dev.horae.spi.jobs.JobsException;
 import dev.horae.spi.plugin.CompositionException;
 import dev.horae.spi.plugin.Host;
 import dev.horae.spi.plugin.Installation;
@@ -38,7 +39,8 @@ public final class PluginCatalog {
   /**
    * The Horae plugins available in this build: {@code time-context}, {@code tool-schedule} (no
    * configuration), {@code tool-jobs} and {@code invariants} (every invariant companion,
-   * registered on the host's invariant service).
+   * registered on the host's invariant service). Each configuration is read with its type's
+   * {@code fromJson} and handed to the plugin's {@code create}.
    *
    * @return the catalogue
    */
@@ -46,7 +48,7 @@ public final class PluginCatalog {
     return new PluginCatalog()
         .register(TimeContextPlugin.NAME, config -> loading(() -> TimeContextPlugin.create(TimeContextConfig.fromJson(config))))
         .register(SchedulePlugin.NAME, config -> SchedulePlugin.create())
-        .register(JobsController.NAME, config -> JobsController.plugin(JobsControllerConfig.fromJson(config)))
+        .register(JobsController.NAME, config -> loading(() -> JobsController.create(JobsControllerConfig.fromJson(config))))
         .register(INVARIANTS, config -> new Plugin() {
           @Override
           public String name() {
@@ -65,15 +67,15 @@ public final class PluginCatalog {
   }
 
   /**
-   * Reading a plugin's raw configuration is part of loading it (time-context spec §3.1: "the
-   * component fails to load"), so a configuration error surfaces as the load failure a host
-   * reports, {@link CompositionException}, with the configuration's own message and the original
-   * error as its cause.
+   * Reading a plugin's raw configuration is part of loading it (time-context spec §3.1, jobs spec
+   * §3.2: the component "fails to load"), so a configuration error surfaces as the load failure a
+   * host reports, {@link CompositionException}, with the configuration's own message and the
+   * original error as its cause.
    */
   private static Plugin loading(Supplier<Plugin> factory) {
     try {
       return factory.get();
-    } catch (InvalidConfigException e) {
+    } catch (InvalidConfigException | JobsException e) {
       CompositionException failure = new CompositionException(String.valueOf(e.getMessage()));
       failure.initCause(e);
       throw failure;
