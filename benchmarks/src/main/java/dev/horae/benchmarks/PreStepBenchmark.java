@@ -14,6 +14,7 @@ import dev.horae.spi.plugin.Installation;
 import dev.horae.spi.session.EventTypes;
 import dev.horae.spi.session.Json;
 import dev.horae.timecontext.ReadingMessages;
+import dev.horae.timecontext.TimeContextConfig;
 import dev.horae.timecontext.plugin.TimeContextPlugin;
 import java.time.Instant;
 import java.time.InstantSource;
@@ -183,9 +184,8 @@ public class PreStepBenchmark {
   }
 
   private static Installation install(ListenerCapture capture) {
-    ObjectNode config =
-        Json.mapper().createObjectNode().put("timeZone", "Asia/Shanghai").put("refreshIntervalMs", 60_000);
-    return TimeContextPlugin.withConfig(config).install(capture);
+    TimeContextConfig config = TimeContextConfig.builder().timeZone("Asia/Shanghai").refreshIntervalMs(60_000).build();
+    return TimeContextPlugin.create(config).install(capture);
   }
 
   private void openTurn(long turn, long time, JsonNode reading, JsonNode answer) {

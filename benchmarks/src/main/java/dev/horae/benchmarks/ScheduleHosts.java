@@ -117,7 +117,7 @@ public final class ScheduleHosts {
    * @return the installation
    */
   public static SchedulePlugin.ScheduleInstallation install(Host host) {
-    return new SchedulePlugin().install(host);
+    return SchedulePlugin.create().install(host);
   }
 
   /**

@@ -55,7 +55,7 @@ public class ScheduleToolLatencyBenchmark {
   @Setup(Level.Trial)
   public void setUp() {
     host = HoraeRuntime.builder().store(new ScheduleHosts.InstantStore()).build();
-    host.install(new SchedulePlugin());
+    host.install(SchedulePlugin.create());
     agent = host.openAgent("bench-session");
     JsonNode noise = Json.parse("{\"note\":\"host event\"}");
     for (int i = 0; i < events; i++) {

@@ -85,7 +85,7 @@ public class TurnBenchmark {
       b.store(new MemorySessionStore());
     }
     horae = b.build();
-    horae.install(TimeContextPlugin.withDefaults());
+    horae.install(TimeContextPlugin.create());
     horae.tools().register(ToolDefinition.builder("echo")
         .description("Echoes its text.")
         .parameters(Json.parse("{\"type\":\"object\",\"properties\":{\"text\":{\"type\":\"string\"}},\"required\":[\"text\"]}"))

@@ -2,12 +2,9 @@ package dev.horae.examples;
 
 import dev.horae.gate.GateJson;
 import dev.horae.gate.runtime.ResumeOutcome;
-import dev.horae.jobs.JobServiceConfig;
 import dev.horae.jobs.JobsController;
-import dev.horae.jobs.JobsControllerConfig;
 import dev.horae.jobs.LocalJobService;
 import dev.horae.jobs.shell.BackgroundShellTool;
-import dev.horae.jobs.shell.ShellJobConfig;
 import dev.horae.runtime.HoraeRuntime;
 import dev.horae.runtime.agent.RuntimeAgent;
 import dev.horae.runtime.gate.AwaitingCall;
@@ -21,6 +18,7 @@ import dev.horae.spi.session.Json;
 import dev.horae.spi.session.SessionEvent;
 import dev.horae.spi.tool.ToolDefinition;
 import dev.horae.store.FileSessionStore;
+import dev.horae.timecontext.TimeContextConfig;
 import dev.horae.timecontext.plugin.TimeContextPlugin;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -90,13 +88,13 @@ public final class Demo {
       host.sessions().onEvent((s, e) -> signal());
       host.agents().onStatus((a, s) -> signal());
 
-      host.install(TimeContextPlugin.withConfig(Json.parse("{\"timeZone\":\"" + ZONE + "\"}")));
-      host.install(new SchedulePlugin());
-      LocalJobService jobs = LocalJobService.create(JobServiceConfig.defaults(), host);
+      host.install(TimeContextPlugin.create(TimeContextConfig.builder().timeZone(ZONE).build()));
+      host.install(SchedulePlugin.create());
+      LocalJobService jobs = LocalJobService.create(host);
       host.provide(JobService.class, jobs);
       host.closeOnShutdown(() -> jobs.closeAsync().toCompletableFuture().join());
-      host.install(JobsController.plugin(JobsControllerConfig.defaults()));
-      host.tools().register(BackgroundShellTool.definition(host, ShellJobConfig.defaults()));
+      host.install(JobsController.create());
+      host.install(BackgroundShellTool.create());
       registerGatedTools(host);
 
       out.println(restored

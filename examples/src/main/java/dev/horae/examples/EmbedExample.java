@@ -1,8 +1,6 @@
 package dev.horae.examples;
 
-import dev.horae.jobs.JobServiceConfig;
 import dev.horae.jobs.JobsController;
-import dev.horae.jobs.JobsControllerConfig;
 import dev.horae.jobs.LocalJobService;
 import dev.horae.runtime.HoraeRuntime;
 import dev.horae.runtime.agent.RuntimeAgent;
@@ -28,12 +26,12 @@ public final class EmbedExample {
   public static void embed(ModelPort model) {
     // snippet:embed
     try (HoraeRuntime horae = HoraeRuntime.builder().dataDir(Path.of("horae-data")).model(model).build()) {
-      horae.install(TimeContextPlugin.withDefaults());          // a zoned time reading before each step
-      horae.install(new SchedulePlugin());                      // schedule_create / _list / _delete
-      LocalJobService jobs = LocalJobService.create(JobServiceConfig.defaults(), horae);
+      horae.install(TimeContextPlugin.create());                // a zoned time reading before each step
+      horae.install(SchedulePlugin.create());                   // schedule_create / _list / _delete
+      LocalJobService jobs = LocalJobService.create(horae);     // a host-bound service, not a plugin
       horae.provide(JobService.class, jobs);                    // the job registry seam
       horae.closeOnShutdown(() -> jobs.closeAsync().toCompletableFuture().join());
-      horae.install(JobsController.plugin(JobsControllerConfig.defaults()));
+      horae.install(JobsController.create());                   // job_output / _list / _kill
 
       RuntimeAgent agent = horae.openAgent("my-session", "Europe/Amsterdam");
       horae.prompt(agent, "Remind me in 10 minutes to check the deploy.", "Europe/Amsterdam");

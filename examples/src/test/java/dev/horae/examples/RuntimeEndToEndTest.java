@@ -4,12 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.horae.invariant.Companions;
 import dev.horae.invariant.SessionLogCheck;
-import dev.horae.jobs.JobServiceConfig;
 import dev.horae.jobs.JobsController;
-import dev.horae.jobs.JobsControllerConfig;
 import dev.horae.jobs.LocalJobService;
 import dev.horae.jobs.shell.BackgroundShellTool;
-import dev.horae.jobs.shell.ShellJobConfig;
 import dev.horae.runtime.HoraeRuntime;
 import dev.horae.runtime.agent.RuntimeAgent;
 import dev.horae.schedule.tools.SchedulePlugin;
@@ -28,6 +25,7 @@ import dev.horae.spi.session.SessionEvent;
 import dev.horae.spi.session.StoredSession;
 import dev.horae.store.FileSessionStore;
 import dev.horae.testkit.time.ManualTime;
+import dev.horae.timecontext.TimeContextConfig;
 import dev.horae.timecontext.plugin.TimeContextPlugin;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -108,13 +106,13 @@ class RuntimeEndToEndTest {
     var unusedGate = horae.gates().register((call, state) -> CompletableFuture.completedFuture(
         call.toolId().equals("send_email") ? GateOutcome.schedule("email-" + call.callId()) : GateOutcome.allow()));
     var unused = Companions.registerAll(horae);
-    horae.install(TimeContextPlugin.withConfig(Json.parse("{\"timeZone\":\"" + ZONE + "\"}")));
-    horae.install(new SchedulePlugin());
-    LocalJobService jobs = LocalJobService.create(JobServiceConfig.defaults(), horae);
+    horae.install(TimeContextPlugin.create(TimeContextConfig.builder().timeZone(ZONE).build()));
+    horae.install(SchedulePlugin.create());
+    LocalJobService jobs = LocalJobService.create(horae);
     horae.provide(JobService.class, jobs);
     horae.closeOnShutdown(() -> jobs.closeAsync().toCompletableFuture().join());
-    horae.install(JobsController.plugin(JobsControllerConfig.defaults()));
-    horae.tools().register(BackgroundShellTool.definition(horae, ShellJobConfig.defaults()));
+    horae.install(JobsController.create());
+    horae.install(BackgroundShellTool.create());             // bash_background
     return horae;
   }
 

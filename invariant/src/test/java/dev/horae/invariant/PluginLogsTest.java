@@ -12,6 +12,7 @@ import dev.horae.spi.session.SessionEvent;
 import dev.horae.testkit.TestHost;
 import dev.horae.testkit.agent.ScriptedModel;
 import dev.horae.testkit.agent.TestAgent;
+import dev.horae.timecontext.TimeContextConfig;
 import dev.horae.timecontext.plugin.TimeContextPlugin;
 import java.time.Duration;
 import java.time.Instant;
@@ -42,8 +43,8 @@ class PluginLogsTest {
   void scheduleAndTimeContextLogsPassEveryCompanion() {
     TestHost host = guard.watch(TestHost.builder().start(START).build());
     Companions.registerAll(host);
-    host.install(new SchedulePlugin());
-    host.install(TimeContextPlugin.withConfig(Json.parse("{\"clientZoneGuidance\":true}")));
+    host.install(SchedulePlugin.create());
+    host.install(TimeContextPlugin.create(TimeContextConfig.builder().clientZoneGuidance(true).build()));
     TestAgent agent = host.createAgent(CreateOptions.withTimeZone("Asia/Shanghai")).useModel(new ScriptedModel()
         .thenCall("schedule_create", Json.parse("{\"prompt\":\"stretch\",\"after_seconds\":60}"))
         .thenCall("schedule_create", Json.parse("{\"prompt\":\"drop me\",\"after_seconds\":600}"))

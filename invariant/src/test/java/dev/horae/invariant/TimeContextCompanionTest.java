@@ -17,6 +17,7 @@ import dev.horae.testkit.TestHost;
 import dev.horae.testkit.agent.ScriptedModel;
 import dev.horae.testkit.agent.TestAgent;
 import dev.horae.timecontext.ReadingMessages;
+import dev.horae.timecontext.TimeContextConfig;
 import dev.horae.timecontext.plugin.TimeContextPlugin;
 import java.time.Duration;
 import java.time.Instant;
@@ -41,10 +42,10 @@ class TimeContextCompanionTest {
 
   @Test
   void acceptsEveryReadingThePluginWritesInBothForms() {
-    for (JsonNode config : List.of(Json.parse("{}"), Json.parse("{\"clientZoneGuidance\":true}"))) {
+    for (boolean guided : List.of(false, true)) {
       TestHost host = TestHost.builder().start(START).build();
       Companions.registerAll(host);
-      host.install(TimeContextPlugin.withConfig(config));
+      host.install(TimeContextPlugin.create(TimeContextConfig.builder().clientZoneGuidance(guided).build()));
       TestAgent agent = host.createAgent().useModel(new ScriptedModel().thenText("one").thenText("two").thenText("three"));
       host.prompt(agent, "hello", "rpc-1", Optional.of("Asia/Shanghai"));
       host.settle();

@@ -4,9 +4,12 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.horae.spi.jobs.JobsException;
 import dev.horae.spi.json.EcmaJson;
 import dev.horae.spi.json.EcmaNumbers;
+import dev.horae.spi.plugin.OnceSettings;
 
 /**
- * Configuration of the local job registry (jobs spec §2.5).
+ * Configuration of the local job registry (jobs spec §2.5), typed: build it with {@link
+ * #builder()}, take the {@link #defaults()}, or read a configuration file's object with {@link
+ * #fromJson}. Every path validates with the spec's exact construction message.
  *
  * @param maxConcurrentJobsPerOwner live jobs one owner object may hold at once (all unowned jobs
  *     share one bucket)
@@ -38,6 +41,15 @@ public record JobServiceConfig(long maxConcurrentJobsPerOwner) {
   }
 
   /**
+   * Starts a builder holding the defaults; each setting may be given once.
+   *
+   * @return a builder
+   */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /**
    * Reads {@code {"maxConcurrentJobsPerOwner": n}}; a missing member takes the default.
    *
    * @param config the raw configuration; JSON null or missing means the defaults
@@ -65,5 +77,39 @@ public record JobServiceConfig(long maxConcurrentJobsPerOwner) {
         JobsException.INVALID_CONFIG,
         "jobs: maxConcurrentJobsPerOwner must be a whole number from 1 to 9007199254740991, got "
             + json);
+  }
+
+  /**
+   * Builds a {@link JobServiceConfig}. Each setting may be given once; a second call throws
+   * {@code IllegalStateException: <setting> was already set for this job service configuration}.
+   */
+  public static final class Builder {
+    private final OnceSettings given = new OnceSettings("job service configuration");
+    private long maxConcurrentJobsPerOwner = DEFAULT_MAX_CONCURRENT_JOBS_PER_OWNER;
+
+    private Builder() {}
+
+    /**
+     * Sets how many live jobs one owner object may hold at once (all unowned jobs share one
+     * bucket). Default 10.
+     *
+     * @param value 1 … 9007199254740991
+     * @return this builder
+     */
+    public Builder maxConcurrentJobsPerOwner(long value) {
+      given.mark("maxConcurrentJobsPerOwner");
+      maxConcurrentJobsPerOwner = value;
+      return this;
+    }
+
+    /**
+     * Builds and validates the configuration.
+     *
+     * @return the configuration
+     * @throws JobsException {@code invalid_config} unless the limit is 1 … 9007199254740991
+     */
+    public JobServiceConfig build() {
+      return new JobServiceConfig(maxConcurrentJobsPerOwner);
+    }
   }
 }

@@ -26,8 +26,11 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * the background-jobs system-prompt section. Loading it attaches the controller that {@code
  * JobService.start} requires.
  *
- * <p>Install it as a {@link Plugin} for one unscoped mount that serves every agent, or call
- * {@link #mount} once per preset scope; the registry then routes each settlement to the nearest
+ * <p>The controller needs the host's job registry, which is a host-bound service rather than a
+ * plugin: provide one (for example {@link LocalJobService#create(Host)}) as the host's {@link
+ * JobService} first. Then install {@link #create()} or {@link #create(JobsControllerConfig)} as a
+ * {@link Plugin} for one unscoped mount that serves every agent, or call {@link #mount} once per
+ * preset scope; the registry then routes each settlement to the nearest
  * mount, so an agent reads exactly one notice per completion however many presets are mounted.
  */
 public final class JobsController implements Plugin {
@@ -56,12 +59,23 @@ public final class JobsController implements Plugin {
   }
 
   /**
-   * The plugin for one unscoped mount.
+   * The plugin for one unscoped mount, with the default configuration.
+   *
+   * @return the plugin
+   */
+  public static JobsController create() {
+    return new JobsController(JobsControllerConfig.defaults());
+  }
+
+  /**
+   * The plugin for one unscoped mount, with a configuration typed ({@link
+   * JobsControllerConfig#builder()}) or read from a configuration file ({@link
+   * JobsControllerConfig#fromJson}).
    *
    * @param config the validated configuration
    * @return the plugin
    */
-  public static JobsController plugin(JobsControllerConfig config) {
+  public static JobsController create(JobsControllerConfig config) {
     return new JobsController(config);
   }
 

@@ -109,8 +109,23 @@ public final class LocalJobService implements JobService {
   }
 
   /**
+   * Creates a registry over a host with the default configuration; see {@link
+   * #create(JobServiceConfig, Host)}.
+   *
+   * @param host the host
+   * @return a registry with its own daemon settlement thread
+   */
+  public static LocalJobService create(Host host) {
+    return create(JobServiceConfig.defaults(), host);
+  }
+
+  /**
    * Creates a registry over a host: its agent registry, wall clock, timers and warning sink; the
    * scope chain is the host's {@link ScopeChain} service, or the agent's own scope only.
+   *
+   * <p>The registry is a service bound to that host, not a plugin: the host offers it to the
+   * controller and to producers as its {@link JobService} ({@code provide(JobService.class,
+   * jobs)} on {@code HoraeRuntime}), and whoever created it closes it.
    *
    * @param config the registry configuration
    * @param host the host

@@ -19,9 +19,11 @@
  * dev.horae.spi.jobs.JobService}, so it lives with the other companions as {@code
  * dev.horae.invariant.JobsCompanion}, owner {@code dev.horae.invariant.Owners#JOBS}.
  *
- * <p>Typical wiring: {@code host.provide(JobService.class, LocalJobService.create(config, host))},
- * then {@code host.install(JobsController.plugin(JobsControllerConfig.defaults()))}; producers
- * such as {@link dev.horae.jobs.shell.ShellJobs} then start jobs owned by the calling agent.
+ * <p>Typical wiring: {@code host.provide(JobService.class, LocalJobService.create(host))} (the
+ * registry is a host-bound service, not a plugin), then {@code
+ * host.install(JobsController.create())}; producers such as {@link dev.horae.jobs.shell.ShellJobs}
+ * (or the {@link dev.horae.jobs.shell.BackgroundShellTool} plugin) then start jobs owned by the
+ * calling agent.
  */
 @NullMarked
 package dev.horae.jobs;

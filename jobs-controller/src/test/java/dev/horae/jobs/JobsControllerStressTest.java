@@ -45,7 +45,7 @@ class JobsControllerStressTest {
             .warnings(host.warnings())
             .build();
     host.provide(JobService.class, jobs);
-    host.install(JobsController.plugin(JobsControllerConfig.defaults()));
+    host.install(JobsController.create());
     Set<JobId> due = ConcurrentHashMap.newKeySet();
     Set<JobId> settled = ConcurrentHashMap.newKeySet();
     jobs.onJobDone(

@@ -57,7 +57,7 @@ class JobsControllerTest {
   }
 
   Installation install(String config) {
-    return host.install(JobsController.plugin(JobsControllerConfig.fromJson(Json.parse(config))));
+    return host.install(JobsController.create(JobsControllerConfig.fromJson(Json.parse(config))));
   }
 
   CompletableFuture<ToolResult> callAsync(Agent agent, String tool, String args) {
@@ -91,7 +91,7 @@ class JobsControllerTest {
   @Test
   void installRequiresAJobServiceAndUnloadRemovesEverything() {
     TestHost bare = TestHost.builder().build();
-    assertThatThrownBy(() -> bare.install(JobsController.plugin(JobsControllerConfig.defaults())))
+    assertThatThrownBy(() -> bare.install(JobsController.create()))
         .isInstanceOf(CompositionException.class)
         .hasMessageContaining("requires a job service");
     TestAgent agent = host.createAgent();

@@ -52,7 +52,7 @@ class OutputCapPolicyTest {
     host.provide(JobService.class, jobs);
     // registered before the controller loads: in registration order it would run first
     policyHost.policy(call -> decision.get());
-    JobsController.plugin(JobsControllerConfig.defaults()).install(policyHost.host());
+    JobsController.create().install(policyHost.host());
   }
 
   private ToolResult call(Agent agent, String tool, String args) {

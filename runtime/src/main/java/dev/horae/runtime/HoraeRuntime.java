@@ -67,7 +67,7 @@ import org.slf4j.LoggerFactory;
  *
  * <pre>{@code
  * try (HoraeRuntime horae = HoraeRuntime.builder().dataDir(Path.of("horae-data")).model(model).build()) {
- *   horae.install(TimeContextPlugin.withDefaults());
+ *   horae.install(TimeContextPlugin.create());
  *   RuntimeAgent agent = horae.openAgent("my-session", "Europe/Amsterdam");
  *   horae.prompt(agent, "Remind me in 10 minutes to check the deploy.");
  * }

@@ -40,7 +40,7 @@ public final class TimeReadings {
    *     zone is invalid
    */
   public static Optional<String> reading(
-      TimeContextConfig config,
+      TimeContextConfig.Resolved config,
       List<SessionEvent> events,
       long turn,
       long step,
@@ -65,7 +65,7 @@ public final class TimeReadings {
    *     zone is invalid
    */
   public static Optional<String> reading(
-      TimeContextConfig config,
+      TimeContextConfig.Resolved config,
       ReadingIndex index,
       Supplier<List<SessionEvent>> log,
       long turn,

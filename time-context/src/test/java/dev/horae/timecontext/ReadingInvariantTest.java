@@ -32,9 +32,9 @@ class ReadingInvariantTest {
   @Test
   void aReadingWrittenByTheBuilderPasses() {
     var prefix = openStep().events();
-    String text = TimeReadings.reading(new TimeContextConfig("Asia/Shanghai", 0, false), prefix, 1, 1, T0 + 999, List.of()).orElseThrow();
+    String text = TimeReadings.reading(new TimeContextConfig.Resolved("Asia/Shanghai", 0, false), prefix, 1, 1, T0 + 999, List.of()).orElseThrow();
     assertThat(check(prefix, text, T0 + 999)).isEmpty();
-    String guided = TimeReadings.reading(new TimeContextConfig("UTC", 0, true), prefix, 1, 1, T0, List.of()).orElseThrow();
+    String guided = TimeReadings.reading(new TimeContextConfig.Resolved("UTC", 0, true), prefix, 1, 1, T0, List.of()).orElseThrow();
     assertThat(check(prefix, guided, T0)).isEmpty();
   }
 

@@ -108,21 +108,92 @@ class TimeContextConfigTest {
             TimeContextConfig.validate(
                 Json.parse("{\"timeZone\":null,\"refreshIntervalMs\":null,\"clientZoneGuidance\":null}"),
                 Optional.of("Asia/Shanghai")))
-        .isEqualTo(new TimeContextConfig("Asia/Shanghai", 0, false));
+        .isEqualTo(new TimeContextConfig.Resolved("Asia/Shanghai", 0, false));
   }
 
   @Test
   void defaultsAndUnknownKeys() {
-    TimeContextConfig c = TimeContextConfig.validate(Json.parse("{\"other\":1,\"clientZoneGuidance\":true}"), Optional.of("UTC"));
-    assertThat(c).isEqualTo(new TimeContextConfig("UTC", 0, true));
+    TimeContextConfig.Resolved c = TimeContextConfig.validate(Json.parse("{\"other\":1,\"clientZoneGuidance\":true}"), Optional.of("UTC"));
+    assertThat(c).isEqualTo(new TimeContextConfig.Resolved("UTC", 0, true));
     assertThat(c.toJson().toString()).isEqualTo("{\"timeZone\":\"UTC\",\"refreshIntervalMs\":0,\"clientZoneGuidance\":true}");
-    assertThat(TimeContextConfig.validate(Json.mapper().nullNode(), Optional.of("UTC"))).isEqualTo(new TimeContextConfig("UTC", 0, false));
+    assertThat(TimeContextConfig.validate(Json.mapper().nullNode(), Optional.of("UTC"))).isEqualTo(new TimeContextConfig.Resolved("UTC", 0, false));
   }
 
   @Test
   void normalizedConfigsRejectNonCanonicalZonesAndBadIntervals() {
-    assertThatThrownBy(() -> new TimeContextConfig("US/Eastern", 0, false)).isInstanceOf(IllegalArgumentException.class);
-    assertThatThrownBy(() -> new TimeContextConfig("UTC", -1, false)).isInstanceOf(IllegalArgumentException.class);
-    assertThatThrownBy(() -> new TimeContextConfig("UTC", 1L << 53, false)).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> new TimeContextConfig.Resolved("US/Eastern", 0, false)).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> new TimeContextConfig.Resolved("UTC", -1, false)).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> new TimeContextConfig.Resolved("UTC", 1L << 53, false)).isInstanceOf(IllegalArgumentException.class);
+  }
+
+  // ---- the typed configuration -----------------------------------------------------------------
+
+  @Test
+  void theDefaultsMeanTheProcessZoneEveryStepAndTwoLines() {
+    TimeContextConfig defaults = TimeContextConfig.defaults();
+    assertThat(defaults).isEqualTo(TimeContextConfig.builder().build());
+    assertThat(defaults.timeZone()).isEmpty();
+    assertThat(defaults.refreshIntervalMs()).isZero();
+    assertThat(defaults.clientZoneGuidance()).isFalse();
+    assertThat(defaults.resolve(ZoneId.of("Asia/Shanghai"))).isEqualTo(new TimeContextConfig.Resolved("Asia/Shanghai", 0, false));
+    assertThat(TimeContextConfig.fromJson(Json.parse("{}"))).isEqualTo(defaults);
+  }
+
+  @Test
+  void theBuilderValidatesEachSettingWithTheLoadTimeMessage() {
+    assertThat(TimeContextConfig.builder().timeZone("us/eastern").build().timeZone()).contains("America/New_York");
+    assertThatThrownBy(() -> TimeContextConfig.builder().timeZone("Mars/Base").build())
+        .isInstanceOf(InvalidConfigException.class)
+        .hasMessage("time-context: invalid IANA timeZone \"Mars/Base\"");
+    assertThatThrownBy(() -> TimeContextConfig.builder().refreshIntervalMs(-1).build())
+        .isInstanceOf(InvalidConfigException.class)
+        .hasMessage(INTERVAL + "-1");
+    assertThatThrownBy(() -> TimeContextConfig.builder().refreshIntervalMs(1L << 53).build())
+        .hasMessage(INTERVAL + "9007199254740992");
+    assertThat(TimeContextConfig.builder().refreshIntervalMs((1L << 53) - 1).build().refreshIntervalMs()).isEqualTo((1L << 53) - 1);
+    assertThatThrownBy(() -> new TimeContextConfig(Optional.of("Mars/Base"), 0, false)).hasMessage("time-context: invalid IANA timeZone \"Mars/Base\"");
+  }
+
+  @Test
+  void theIntervalIsCheckedBeforeTheZoneOnTheBuilderToo() {
+    assertThatThrownBy(() -> TimeContextConfig.builder().timeZone("Mars/Base").refreshIntervalMs(-1).build()).hasMessage(INTERVAL + "-1");
+  }
+
+  @Test
+  void aSettingGivenTwiceIsRefused() {
+    assertThatThrownBy(() -> TimeContextConfig.builder().timeZone("UTC").timeZone("Asia/Shanghai"))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessage("timeZone was already set for this time-context configuration");
+    assertThatThrownBy(() -> TimeContextConfig.builder().refreshIntervalMs(1).refreshIntervalMs(1))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessage("refreshIntervalMs was already set for this time-context configuration");
+    assertThatThrownBy(() -> TimeContextConfig.builder().clientZoneGuidance(true).clientZoneGuidance(false))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessage("clientZoneGuidance was already set for this time-context configuration");
+  }
+
+  @Test
+  void fromJsonMakesWhatTheBuilderMakes() {
+    TimeContextConfig built = TimeContextConfig.builder().timeZone("US/Eastern").refreshIntervalMs(60_000).clientZoneGuidance(true).build();
+    TimeContextConfig read = TimeContextConfig.fromJson(
+        Json.parse("{\"timeZone\":\"US/Eastern\",\"refreshIntervalMs\":60000,\"clientZoneGuidance\":true}"));
+    assertThat(read).isEqualTo(built);
+    assertThat(TimeContextConfig.fromJson(built.toJson())).isEqualTo(built);
+    assertThat(built.toJson().toString()).isEqualTo("{\"timeZone\":\"America/New_York\",\"refreshIntervalMs\":60000,\"clientZoneGuidance\":true}");
+    assertThat(TimeContextConfig.fromJson(TimeContextConfig.defaults().toJson())).isEqualTo(TimeContextConfig.defaults());
+  }
+
+  @Test
+  void theProcessZoneIsReadOnlyWhenNoZoneIsConfigured() {
+    int[] reads = {0};
+    TimeContextConfig.Resolved r = TimeContextConfig.builder().timeZone("UTC").build().resolve(() -> {
+      reads[0]++;
+      return Optional.of("Asia/Shanghai");
+    });
+    assertThat(r.timeZone()).isEqualTo("UTC");
+    assertThat(reads[0]).isZero();
+    assertThatThrownBy(() -> TimeContextConfig.defaults().resolve(ZoneOffset.ofHours(8)))
+        .isInstanceOf(InvalidConfigException.class)
+        .hasMessage("time-context: failed to resolve the system time zone");
   }
 }

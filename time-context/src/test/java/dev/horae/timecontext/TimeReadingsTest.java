@@ -12,9 +12,9 @@ import org.junit.jupiter.api.Test;
 class TimeReadingsTest {
 
   private static final long T0 = Instant.parse("2026-07-14T00:00:00Z").toEpochMilli();
-  private static final TimeContextConfig SHANGHAI = new TimeContextConfig("Asia/Shanghai", 0, false);
-  private static final TimeContextConfig UTC = new TimeContextConfig("UTC", 0, false);
-  private static final TimeContextConfig UTC_GUIDED = new TimeContextConfig("UTC", 0, true);
+  private static final TimeContextConfig.Resolved SHANGHAI = new TimeContextConfig.Resolved("Asia/Shanghai", 0, false);
+  private static final TimeContextConfig.Resolved UTC = new TimeContextConfig.Resolved("UTC", 0, false);
+  private static final TimeContextConfig.Resolved UTC_GUIDED = new TimeContextConfig.Resolved("UTC", 0, true);
 
   @Test
   void theDefaultReadingIsTwoLinesInTheFallbackZone() {
@@ -68,7 +68,7 @@ class TimeReadingsTest {
 
   @Test
   void aPositiveIntervalSkipsUntilItHasElapsed() {
-    TimeContextConfig gated = new TimeContextConfig("UTC", 60_000, false);
+    TimeContextConfig.Resolved gated = new TimeContextConfig.Resolved("UTC", 60_000, false);
     var log = Logs.log().turnStart(1, T0).user("hi", T0).reading("r", T0).events();
     assertThat(TimeReadings.reading(gated, log, 1, 2, T0 + 59_999, List.of())).isEmpty();
     assertThat(TimeReadings.reading(gated, log, 1, 2, T0 + 60_000, List.of())).isPresent();

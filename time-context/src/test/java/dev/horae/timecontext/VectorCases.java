@@ -93,7 +93,7 @@ final class VectorCases {
     }
   }
 
-  private static TimeContextConfig config(JsonNode args) {
+  private static TimeContextConfig.Resolved config(JsonNode args) {
     JsonNode zone = args.path("processZone");
     return TimeContextConfig.validate(
         args.path("config"), zone.isTextual() ? Optional.of(zone.textValue()) : Optional.empty());

@@ -6,9 +6,13 @@ import dev.horae.jobs.JobsControllerConfig;
 import dev.horae.schedule.tools.SchedulePlugin;
 import dev.horae.invariant.Companions;
 import dev.horae.spi.Registration;
+import dev.horae.spi.jobs.JobsException;
+import dev.horae.spi.plugin.CompositionException;
 import dev.horae.spi.plugin.Host;
 import dev.horae.spi.plugin.Installation;
 import dev.horae.spi.plugin.Plugin;
+import dev.horae.timecontext.InvalidConfigException;
+import dev.horae.timecontext.TimeContextConfig;
 import dev.horae.timecontext.plugin.TimeContextPlugin;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -16,6 +20,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
  * The plugins a scenario may install by name, each built from the scenario's raw configuration
@@ -34,15 +39,16 @@ public final class PluginCatalog {
   /**
    * The Horae plugins available in this build: {@code time-context}, {@code tool-schedule} (no
    * configuration), {@code tool-jobs} and {@code invariants} (every invariant companion,
-   * registered on the host's invariant service).
+   * registered on the host's invariant service). Each configuration is read with its type's
+   * {@code fromJson} and handed to the plugin's {@code create}.
    *
    * @return the catalogue
    */
   public static PluginCatalog standard() {
     return new PluginCatalog()
-        .register(TimeContextPlugin.NAME, TimeContextPlugin::withConfig)
-        .register(SchedulePlugin.NAME, config -> new SchedulePlugin())
-        .register(JobsController.NAME, config -> JobsController.plugin(JobsControllerConfig.fromJson(config)))
+        .register(TimeContextPlugin.NAME, config -> loading(() -> TimeContextPlugin.create(TimeContextConfig.fromJson(config))))
+        .register(SchedulePlugin.NAME, config -> SchedulePlugin.create())
+        .register(JobsController.NAME, config -> loading(() -> JobsController.create(JobsControllerConfig.fromJson(config))))
         .register(INVARIANTS, config -> new Plugin() {
           @Override
           public String name() {
@@ -58,6 +64,22 @@ public final class PluginCatalog {
             };
           }
         });
+  }
+
+  /**
+   * Reading a plugin's raw configuration is part of loading it (time-context spec §3.1, jobs spec
+   * §3.2: the component "fails to load"), so a configuration error surfaces as the load failure a
+   * host reports, {@link CompositionException}, with the configuration's own message and the
+   * original error as its cause.
+   */
+  private static Plugin loading(Supplier<Plugin> factory) {
+    try {
+      return factory.get();
+    } catch (InvalidConfigException | JobsException e) {
+      CompositionException failure = new CompositionException(String.valueOf(e.getMessage()));
+      failure.initCause(e);
+      throw failure;
+    }
   }
 
   /**

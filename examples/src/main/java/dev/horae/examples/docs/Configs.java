@@ -3,17 +3,16 @@ package dev.horae.examples.docs;
 import dev.horae.jobs.JobServiceConfig;
 import dev.horae.jobs.JobsControllerConfig;
 import dev.horae.jobs.shell.ShellJobConfig;
-import dev.horae.runtime.HoraeRuntime;
 import dev.horae.spi.jobs.JobsException;
-import dev.horae.spi.plugin.CompositionException;
 import dev.horae.spi.session.Json;
-import dev.horae.timecontext.plugin.TimeContextPlugin;
+import dev.horae.timecontext.InvalidConfigException;
+import dev.horae.timecontext.TimeContextConfig;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The configuration calls of the docs, with the load-time errors a bad value produces: every
- * configuration is validated once, when it is loaded, and a bad one registers nothing.
+ * The configuration calls of the docs, with the errors a bad value produces: every configuration
+ * is validated when it is built, typed or read from JSON, so a bad one never reaches a host.
  */
 public final class Configs {
 
@@ -27,17 +26,15 @@ public final class Configs {
   public static List<String> loadErrors() {
     List<String> messages = new ArrayList<>();
     // snippet:config-errors
-    try (HoraeRuntime horae = HoraeRuntime.builder().build()) {   // in memory: nothing to set up
-      try {
-        horae.install(TimeContextPlugin.withConfig(Json.parse("{\"refreshIntervalMs\":0.5}")));
-      } catch (CompositionException e) {
-        messages.add(e.getMessage());   // time-context: refreshIntervalMs must be a non-negative safe integer, got 0.5
-      }
-      try {
-        horae.install(TimeContextPlugin.withConfig(Json.parse("{\"timeZone\":\"Mars/Base\"}")));
-      } catch (CompositionException e) {
-        messages.add(e.getMessage());   // time-context: invalid IANA timeZone "Mars/Base"
-      }
+    try {
+      TimeContextConfig.fromJson(Json.parse("{\"refreshIntervalMs\":0.5}"));   // from a configuration file
+    } catch (InvalidConfigException e) {
+      messages.add(e.getMessage());   // time-context: refreshIntervalMs must be a non-negative safe integer, got 0.5
+    }
+    try {
+      TimeContextConfig.builder().timeZone("Mars/Base").build();                // typed, in Java
+    } catch (InvalidConfigException e) {
+      messages.add(e.getMessage());   // time-context: invalid IANA timeZone "Mars/Base"
     }
     try {
       JobsControllerConfig.fromJson(Json.parse("{\"waitTimeoutMs\":100,\"maxWaitTimeoutMs\":50}"));

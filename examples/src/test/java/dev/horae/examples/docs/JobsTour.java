@@ -1,11 +1,8 @@
 package dev.horae.examples.docs;
 
-import dev.horae.jobs.JobServiceConfig;
 import dev.horae.jobs.JobsController;
-import dev.horae.jobs.JobsControllerConfig;
 import dev.horae.jobs.LocalJobService;
 import dev.horae.jobs.shell.BackgroundShellTool;
-import dev.horae.jobs.shell.ShellJobConfig;
 import dev.horae.runtime.HoraeRuntime;
 import dev.horae.runtime.agent.RuntimeAgent;
 import dev.horae.spi.jobs.JobService;
@@ -36,11 +33,11 @@ public final class JobsTour {
   public static List<String> run() throws InterruptedException, ExecutionException, TimeoutException {
     // snippet:jobs-tour
     try (HoraeRuntime horae = HoraeRuntime.builder().build()) {
-      LocalJobService jobs = LocalJobService.create(JobServiceConfig.defaults(), horae);
+      LocalJobService jobs = LocalJobService.create(horae);
       horae.provide(JobService.class, jobs);                       // the job registry seam
       horae.closeOnShutdown(jobs);
-      horae.install(JobsController.plugin(JobsControllerConfig.defaults()));
-      horae.tools().register(BackgroundShellTool.definition(horae, ShellJobConfig.defaults()));
+      horae.install(JobsController.create());
+      horae.install(BackgroundShellTool.create());                 // bash_background
 
       RuntimeAgent agent = horae.openAgent("jobs-tour");
       agent.useModel(new ScriptedModel()

@@ -6,6 +6,7 @@ import dev.horae.schedule.tools.SchedulePlugin;
 import dev.horae.spi.session.Json;
 import dev.horae.testkit.agent.ScriptedModel;
 import dev.horae.testkit.time.ManualTime;
+import dev.horae.timecontext.TimeContextConfig;
 import dev.horae.timecontext.plugin.TimeContextPlugin;
 import java.time.Duration;
 import java.time.Instant;
@@ -35,8 +36,8 @@ public final class ScheduleTour {
     // snippet:schedule-tour
     ManualTime time = new ManualTime(Instant.parse("2026-08-05T12:00:00Z"));   // testkit: a clock the tour moves
     try (HoraeRuntime horae = HoraeRuntime.builder().clock(time).timers(time).build()) {
-      horae.install(TimeContextPlugin.withConfig(Json.parse("{\"timeZone\":\"Asia/Shanghai\"}")));
-      horae.install(new SchedulePlugin());     // needs a SessionStore service: the runtime offers its store
+      horae.install(TimeContextPlugin.create(TimeContextConfig.builder().timeZone("Asia/Shanghai").build()));
+      horae.install(SchedulePlugin.create());   // needs a SessionStore service: the runtime offers its store
       RuntimeAgent agent = horae.openAgent("schedule-tour", "Asia/Shanghai");
       agent.useModel(new ScriptedModel()
           .thenCall("schedule_create", Json.parse("{\"prompt\":\"check logs\",\"after_seconds\":30}"))

@@ -2,9 +2,9 @@ package dev.horae.examples.docs;
 
 import dev.horae.runtime.HoraeRuntime;
 import dev.horae.runtime.agent.RuntimeAgent;
-import dev.horae.spi.session.Json;
 import dev.horae.testkit.agent.ScriptedModel;
 import dev.horae.testkit.time.ManualTime;
+import dev.horae.timecontext.TimeContextConfig;
 import dev.horae.timecontext.plugin.TimeContextPlugin;
 import java.time.Duration;
 import java.time.Instant;
@@ -35,8 +35,8 @@ public final class TimeContextTour {
     // snippet:time-context-tour
     ManualTime time = new ManualTime(Instant.parse("2026-07-15T01:01:01Z"));   // testkit: a clock the tour moves
     try (HoraeRuntime horae = HoraeRuntime.builder().clock(time).timers(time).build()) {
-      horae.install(TimeContextPlugin.withConfig(Json.parse(
-          "{\"timeZone\":\"Asia/Shanghai\",\"refreshIntervalMs\":60000,\"clientZoneGuidance\":true}")));
+      horae.install(TimeContextPlugin.create(TimeContextConfig.builder()
+          .timeZone("Asia/Shanghai").refreshIntervalMs(60_000).clientZoneGuidance(true).build()));
       RuntimeAgent agent = horae.openAgent("time-context-tour", "Asia/Shanghai");
       agent.useModel(new ScriptedModel().thenText("Good morning.").thenText("Still here."));
       horae.prompt(agent, "Good morning!", "Asia/Shanghai");     // an RPC prompt with the client's zone

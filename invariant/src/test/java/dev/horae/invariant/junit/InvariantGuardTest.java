@@ -29,7 +29,7 @@ class InvariantGuardTest {
     @Test
     void pluginRunIsClean() {
       TestHost host = guard.watch(TestHost.builder().start(Instant.parse("2026-07-14T00:00:00Z")).build());
-      host.install(TimeContextPlugin.withDefaults());
+      host.install(TimeContextPlugin.create());
       TestAgent agent = host.createAgent().useModel(new ScriptedModel().thenText("ok"));
       host.prompt(agent, "hello");
       host.settle();

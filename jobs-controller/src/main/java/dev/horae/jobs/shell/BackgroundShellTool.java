@@ -3,15 +3,19 @@ package dev.horae.jobs.shell;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.horae.spi.Registration;
 import dev.horae.spi.jobs.JobId;
 import dev.horae.spi.jobs.JobService;
 import dev.horae.spi.jobs.JobsException;
 import dev.horae.spi.message.ContentBlock;
 import dev.horae.spi.plugin.Host;
+import dev.horae.spi.plugin.Installation;
+import dev.horae.spi.plugin.Plugin;
 import dev.horae.spi.session.Json;
 import dev.horae.spi.tool.PresentationCard;
 import dev.horae.spi.tool.ToolDefinition;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import org.jspecify.annotations.Nullable;
@@ -20,10 +24,14 @@ import org.jspecify.annotations.Nullable;
  * The optional model-facing tool {@code bash_background} (jobs spec §7.6): starts a shell command
  * as a background job owned by the calling agent and returns its id at once. Hosts with their own
  * shell tool call {@link ShellJobs} directly.
+ *
+ * <p>Install {@link #create()} or {@link #create(ShellJobConfig)} as a plugin to give the tool to
+ * every agent, or register {@link #definition} in one scope. Either way the tool needs the host's
+ * {@link JobService} and the {@code tool-jobs} controller at call time, not at load.
  */
-public final class BackgroundShellTool {
+public final class BackgroundShellTool implements Plugin {
 
-  /** The tool name. */
+  /** The tool name, also the plugin name. */
   public static final String NAME = "bash_background";
 
   private static final String DESCRIPTION =
@@ -44,11 +52,56 @@ public final class BackgroundShellTool {
           + "\"jobId\":{\"type\":\"string\"}},\"required\":[\"kind\",\"jobId\"],"
           + "\"additionalProperties\":false}";
 
-  private BackgroundShellTool() {}
+  private final ShellJobConfig config;
+
+  private BackgroundShellTool(ShellJobConfig config) {
+    this.config = Objects.requireNonNull(config, "config");
+  }
 
   /**
-   * Builds the tool. The host's {@link JobService} is looked up at each call, so the tool reports
-   * a missing service as an error result instead of failing to load.
+   * The plugin with the default shell producer configuration ({@link ShellJobConfig#defaults()}).
+   *
+   * @return the plugin
+   */
+  public static BackgroundShellTool create() {
+    return new BackgroundShellTool(ShellJobConfig.defaults());
+  }
+
+  /**
+   * The plugin with a shell producer configuration, typed ({@link ShellJobConfig#builder()}) or
+   * read from a configuration file ({@link ShellJobConfig#fromJson}).
+   *
+   * @param config the validated configuration
+   * @return the plugin
+   */
+  public static BackgroundShellTool create(ShellJobConfig config) {
+    return new BackgroundShellTool(config);
+  }
+
+  @Override
+  public String name() {
+    return NAME;
+  }
+
+  /**
+   * Registers the tool with the host's tool registry, visible to every agent.
+   *
+   * @param host the host
+   * @return the installation; closing it removes the tool (running jobs keep running)
+   */
+  @Override
+  public Installation install(Host host) {
+    Registration tool = host.tools().register(definition(host, config));
+    return () -> {
+      tool.close();
+      return CompletableFuture.completedFuture(null);
+    };
+  }
+
+  /**
+   * Builds the tool for a registration of the caller's choosing, for instance in one preset's
+   * scope. The host's {@link JobService} is looked up at each call, so the tool reports a missing
+   * service as an error result instead of failing to load.
    *
    * @param host the host (job service, timers)
    * @param config the shell producer configuration

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.TextNode;
 import dev.horae.spi.jobs.JobsException;
 import dev.horae.spi.json.EcmaJson;
 import dev.horae.spi.json.EcmaNumbers;
+import dev.horae.spi.plugin.OnceSettings;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -17,8 +18,9 @@ import java.util.Optional;
 import java.util.OptionalLong;
 
 /**
- * Configuration of the shell job producer (jobs spec §7.7). Build with {@link #builder()}; the
- * constructor validates every key with the specified load-time messages.
+ * Configuration of the shell job producer (jobs spec §7.7), typed: build it with {@link
+ * #builder()}, take the {@link #defaults()}, or read a configuration file's object with {@link
+ * #fromJson}. The constructor validates every key with the specified load-time messages.
  *
  * @param shell the shell command prefix; the job's command text is appended as one argument
  * @param workingDirectory the directory processes start in; empty for the JVM's
@@ -110,7 +112,8 @@ public record ShellJobConfig(
    * Reads a JSON configuration object; missing keys take their defaults.
    *
    * @param json the raw configuration; JSON null or missing means the defaults
-   * @return the validated configuration
+   * @return the validated configuration, equal to the one the builder makes from the same
+   *     settings
    * @throws JobsException {@code invalid_config} with the exact load-time message
    */
   public static ShellJobConfig fromJson(JsonNode json) {
@@ -156,8 +159,8 @@ public record ShellJobConfig(
       }
       b.environment(vars);
     }
-    b.retain(
-        whole(json, "retainHeadBytes", 0, 8192), whole(json, "retainTailBytes", 64, 24576));
+    b.retainHeadBytes(whole(json, "retainHeadBytes", 0, 8192));
+    b.retainTailBytes(whole(json, "retainTailBytes", 64, 24576));
     b.killGraceMs(whole(json, "killGraceMs", 0, 2000));
     b.drainGraceMs(whole(json, "drainGraceMs", 0, 1000));
     JsonNode limit = json.get("outputLimitBytes");
@@ -209,8 +212,13 @@ public record ShellJobConfig(
     return new JobsException(JobsException.INVALID_CONFIG, message);
   }
 
-  /** Builds a {@link ShellJobConfig}. */
+  /**
+   * Builds a {@link ShellJobConfig}. Each setting may be given once; a second call throws {@code
+   * IllegalStateException: <setting> was already set for this shell-jobs configuration}. {@link
+   * #build()} validates every setting.
+   */
   public static final class Builder {
+    private final OnceSettings given = new OnceSettings("shell-jobs configuration");
     private List<String> shell = List.of("bash", "-c");
     private Optional<Path> workingDirectory = Optional.empty();
     private Map<String, String> environment = Map.of();
@@ -224,91 +232,111 @@ public record ShellJobConfig(
     private Builder() {}
 
     /**
-     * Sets the shell prefix.
+     * Sets the shell prefix; the job's command text is appended as one argument. Default {@code
+     * ["bash", "-c"]}.
      *
-     * @param value e.g. {@code ["bash", "-c"]}
+     * @param value a non-empty list of non-empty strings
      * @return this builder
      */
     public Builder shell(List<String> value) {
-      shell = value;
+      given.mark("shell");
+      shell = Objects.requireNonNull(value, "shell");
       return this;
     }
 
     /**
-     * Sets the working directory.
+     * Sets the directory processes start in. Default: the JVM's working directory.
      *
      * @param value an existing directory
      * @return this builder
      */
     public Builder workingDirectory(Path value) {
+      given.mark("workingDirectory");
       workingDirectory = Optional.of(value);
       return this;
     }
 
     /**
-     * Sets environment overrides.
+     * Sets overrides on top of the inherited environment. Default: none.
      *
      * @param value name → value
      * @return this builder
      */
     public Builder environment(Map<String, String> value) {
-      environment = value;
+      given.mark("environment");
+      environment = Objects.requireNonNull(value, "environment");
       return this;
     }
 
     /**
-     * Sets the retained head and tail sizes.
+     * Sets the bytes kept from the start of an unread window (§7.2). Default 8192.
      *
-     * @param headBytes bytes kept from a window's start
-     * @param tailBytes bytes kept from a window's end
+     * @param value a whole number of at least 0; head + tail at most 16777216
      * @return this builder
      */
-    public Builder retain(long headBytes, long tailBytes) {
-      retainHeadBytes = headBytes;
-      retainTailBytes = tailBytes;
+    public Builder retainHeadBytes(long value) {
+      given.mark("retainHeadBytes");
+      retainHeadBytes = value;
       return this;
     }
 
     /**
-     * Sets the kill grace.
+     * Sets the bytes kept from the end of an unread window (§7.2). Default 24576.
      *
-     * @param value milliseconds
+     * @param value a whole number of at least 64; head + tail at most 16777216
+     * @return this builder
+     */
+    public Builder retainTailBytes(long value) {
+      given.mark("retainTailBytes");
+      retainTailBytes = value;
+      return this;
+    }
+
+    /**
+     * Sets the delay between the termination request and the forced kill of the process tree.
+     * Default 2000.
+     *
+     * @param value milliseconds, a whole number of at least 0
      * @return this builder
      */
     public Builder killGraceMs(long value) {
+      given.mark("killGraceMs");
       killGraceMs = value;
       return this;
     }
 
     /**
-     * Sets the drain grace.
+     * Sets how long to wait for the end of output after the root process exited. Default 1000.
      *
-     * @param value milliseconds
+     * @param value milliseconds, a whole number of at least 0
      * @return this builder
      */
     public Builder drainGraceMs(long value) {
+      given.mark("drainGraceMs");
       drainGraceMs = value;
       return this;
     }
 
     /**
-     * Sets the output cap given to every shell job.
+     * Sets the output cap given to every shell job. Default: no cap.
      *
-     * @param value bytes
+     * @param value bytes, 1 … 9007199254740991
      * @return this builder
      */
     public Builder outputLimitBytes(long value) {
+      given.mark("outputLimitBytes");
       outputLimitBytes = OptionalLong.of(value);
       return this;
     }
 
     /**
-     * Sets whether a shutdown hook destroys live trees.
+     * Sets whether a JVM shutdown hook forcibly destroys live process trees. Default true.
      *
      * @param value the flag
      * @return this builder
      */
     public Builder destroyOnJvmExit(boolean value) {
+      given.mark("destroyOnJvmExit");
       destroyOnJvmExit = value;
       return this;
     }
@@ -317,7 +345,9 @@ public record ShellJobConfig(
      * Builds and validates the configuration.
      *
      * @return the configuration
-     * @throws JobsException {@code invalid_config}
+     * @throws JobsException {@code invalid_config} with the exact load-time message of the first
+     *     invalid setting, e.g. {@code shell-jobs: retainTailBytes must be a whole number of at
+     *     least 64, got 10}
      */
     public ShellJobConfig build() {
       return new ShellJobConfig(

@@ -3,7 +3,6 @@ package dev.horae.jobs.shell;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.horae.jobs.JobsController;
-import dev.horae.jobs.JobsControllerConfig;
 import dev.horae.jobs.LocalJobService;
 import dev.horae.jobs.fakes.ManualExecutor;
 import dev.horae.spi.AbortController;
@@ -60,7 +59,7 @@ class BackgroundShellToolTest {
     assertThat(call(agent, "{\"command\":\"echo bg-ok\"}", AbortSignal.never()).text())
         .isEqualTo("Error: background jobs unavailable: no job controller serves this agent (load"
             + " the tool-jobs controller in its composition)");
-    host.install(JobsController.plugin(JobsControllerConfig.defaults()));
+    host.install(JobsController.create());
     assertThat(call(agent, "{\"command\":\"\"}", AbortSignal.never()).text())
         .isEqualTo("Error: invalid command: expected a non-empty string, got \"\"");
     ToolResult started = call(agent, "{\"command\":\"echo bg-ok\"}", AbortSignal.never());

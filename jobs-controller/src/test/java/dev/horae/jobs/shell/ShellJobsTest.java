@@ -166,9 +166,9 @@ class ShellJobsTest {
   void configRejectsBadValuesWithExactMessages() {
     assertThatThrownBy(() -> ShellJobConfig.builder().shell(List.of()).build())
         .hasMessage("shell-jobs: shell must be a non-empty list of non-empty strings");
-    assertThatThrownBy(() -> ShellJobConfig.builder().retain(0, 63).build())
+    assertThatThrownBy(() -> ShellJobConfig.builder().retainHeadBytes(0).retainTailBytes(63).build())
         .hasMessage("shell-jobs: retainTailBytes must be a whole number of at least 64, got 63");
-    assertThatThrownBy(() -> ShellJobConfig.builder().retain(16_777_216, 64).build())
+    assertThatThrownBy(() -> ShellJobConfig.builder().retainHeadBytes(16_777_216).retainTailBytes(64).build())
         .hasMessage("shell-jobs: retainHeadBytes + retainTailBytes must be at most 16777216");
     assertThatThrownBy(() -> ShellJobConfig.builder().killGraceMs(-1).build())
         .hasMessage("shell-jobs: killGraceMs must be a whole number of at least 0, got -1");

@@ -30,8 +30,17 @@ public final class SchedulePlugin implements Plugin {
   /** The component name. */
   public static final String NAME = "tool-schedule";
 
-  /** Creates the plugin. */
-  public SchedulePlugin() {}
+  private SchedulePlugin() {}
+
+  /**
+   * The plugin. Schedule has no settings (spec §11 gives it none), so unlike the plugins that do
+   * there is no configuration to pass; install it once, before the agents it should adopt.
+   *
+   * @return the plugin
+   */
+  public static SchedulePlugin create() {
+    return new SchedulePlugin();
+  }
 
   @Override
   public String name() {

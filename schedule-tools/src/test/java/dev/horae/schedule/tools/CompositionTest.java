@@ -16,7 +16,7 @@ class CompositionTest {
   @Test
   void missingPersistenceIsACompositionError() {
     TestHost host = TestHost.builder().persistence(false).build();
-    assertThatThrownBy(() -> new SchedulePlugin().install(host))
+    assertThatThrownBy(() -> SchedulePlugin.create().install(host))
         .isInstanceOf(CompositionException.class)
         .hasMessageContaining("persistence");
   }
@@ -64,7 +64,7 @@ class CompositionTest {
     TestHost host = TestHost.builder().start(Fixture.START).build();
     // a plugin loaded earlier claims schedule_list in every new agent's scope
     host.agents().onCreated(a -> a.scope().registerTool(ToolDefinition.builder("schedule_list").build()));
-    new SchedulePlugin().install(host);
+    SchedulePlugin.create().install(host);
     TestAgent a = host.createAgent();
     assertThat(host.tools().visibleTo(a)).extracting(ToolDefinition::name).containsExactly("schedule_list");
     assertThat(host.warnings().messages()).anyMatch(m -> m.contains(a.id()));

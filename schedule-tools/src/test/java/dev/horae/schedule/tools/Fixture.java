@@ -36,13 +36,13 @@ final class Fixture {
 
   Fixture(TestHost host) {
     this.host = host;
-    this.installation = new SchedulePlugin().install(host);
+    this.installation = SchedulePlugin.create().install(host);
   }
 
   /** Schedule installed through a wrapper with fault switches over the test host. */
   Fixture(WrappedHost wrapped) {
     this.host = wrapped.d;
-    this.installation = new SchedulePlugin().install(wrapped);
+    this.installation = SchedulePlugin.create().install(wrapped);
   }
 
   TestAgent agent() {

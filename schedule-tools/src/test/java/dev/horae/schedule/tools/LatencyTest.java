@@ -31,7 +31,7 @@ class LatencyTest {
     TestHost test = TestHost.builder().start(Fixture.START).build();
     WrappedHost host = new WrappedHost(test);
     host.instantFlush = true;
-    new SchedulePlugin().install(host);
+    SchedulePlugin.create().install(host);
     TestAgent a = test.createAgent();
     Session s = a.session();
     JsonNode filler = Json.parse("{\"turn\":1,\"step\":1}");

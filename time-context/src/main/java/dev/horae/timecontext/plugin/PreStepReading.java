@@ -28,13 +28,13 @@ import java.util.concurrent.CompletionStage;
  */
 final class PreStepReading implements PreStepListener {
 
-  private final TimeContextConfig config;
+  private final TimeContextConfig.Resolved config;
   private final InstantSource clock;
   private final IdSource ids;
   private final SessionIndexes indexes = new SessionIndexes();
   private volatile boolean closed;
 
-  PreStepReading(TimeContextConfig config, InstantSource clock, IdSource ids) {
+  PreStepReading(TimeContextConfig.Resolved config, InstantSource clock, IdSource ids) {
     this.config = config;
     this.clock = clock;
     this.ids = ids;

@@ -112,7 +112,7 @@ public class PreStepBenchmark {
   @Setup(Level.Iteration)
   public void resetLog() {
     log.resetToBase();
-    listener = new PreStepReading(new TimeContextConfig("Asia/Shanghai", 60_000, false), clock, ids);
+    listener = new PreStepReading(new TimeContextConfig.Resolved("Asia/Shanghai", 60_000, false), clock, ids);
     listener.onPreStep(step).toCompletableFuture().join();
   }
 
@@ -151,7 +151,7 @@ public class PreStepBenchmark {
     @Setup(Level.Iteration)
     public void freshListener(PreStepBenchmark bench) {
       bench.log.resetToBase();
-      listener = new PreStepReading(new TimeContextConfig("Asia/Shanghai", 60_000, false), bench.clock, bench.ids);
+      listener = new PreStepReading(new TimeContextConfig.Resolved("Asia/Shanghai", 60_000, false), bench.clock, bench.ids);
     }
   }
 

@@ -26,7 +26,7 @@ class PreStepReadingTest {
   private final TestHost host = TestHost.builder().start(Instant.parse("2026-07-14T00:00:00Z")).build();
   private final TestAgent agent = host.createAgent();
   private final PreStepReading listener =
-      new PreStepReading(new TimeContextConfig("UTC", 0, false), host.wallClock(), host.ids());
+      new PreStepReading(new TimeContextConfig.Resolved("UTC", 0, false), host.wallClock(), host.ids());
 
   private StepDecision decide(Steps step) {
     return listener.onPreStep(step).toCompletableFuture().join();

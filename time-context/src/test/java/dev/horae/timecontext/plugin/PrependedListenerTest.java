@@ -53,7 +53,7 @@ class PrependedListenerTest {
                           return new StepDecision.Enter(messages);
                         }),
             false);
-    host.install(TimeContextPlugin.withDefaults());
+    host.install(TimeContextPlugin.create());
     TestAgent agent = host.createAgent().useModel(new ScriptedModel());
     host.prompt(agent, "hello");
     host.settle();

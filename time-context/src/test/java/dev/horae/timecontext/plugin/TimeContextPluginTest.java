@@ -15,6 +15,7 @@ import dev.horae.spi.session.SessionEvent;
 import dev.horae.spi.session.SurfaceOp;
 import dev.horae.spi.zone.TimeContextAuthority;
 import dev.horae.timecontext.ReadingInvariant;
+import dev.horae.timecontext.TimeContextConfig;
 import dev.horae.timecontext.ReadingMessages;
 import dev.horae.testkit.TestHost;
 import dev.horae.testkit.agent.ScriptedModel;
@@ -64,7 +65,7 @@ class TimeContextPluginTest {
   @Test
   void eachEnteredStepGetsOneDurableTwoLineReadingBeforeTheRequest() {
     TestHost host = host();
-    host.install(TimeContextPlugin.withDefaults());
+    host.install(TimeContextPlugin.create());
     TestAgent agent = agent(host);
     host.prompt(agent, "hello");
     host.settle();
@@ -96,7 +97,7 @@ class TimeContextPluginTest {
   @Test
   void laterStepsMeasureFromTheStepContextAndTheNextTurnFromTheLastVisibleMessage() {
     TestHost host = host();
-    host.install(TimeContextPlugin.withDefaults());
+    host.install(TimeContextPlugin.create());
     TestAgent agent = host.createAgent().useModel(new ScriptedModel().thenCall("missing_tool", Json.mapper().createObjectNode()));
     // a downstream listener moves the wall clock while step 2 is being prepared
     host.agents().onPreStep(step -> {
@@ -127,7 +128,7 @@ class TimeContextPluginTest {
   void rejectedFailedAndThrowingDownstreamDecisionsRecordNothing() {
     for (String mode : List.of("reject", "fail", "throw")) {
       TestHost host = host();
-      host.install(TimeContextPlugin.withDefaults());
+      host.install(TimeContextPlugin.create());
       host.agents().onPreStep(step -> switch (mode) {
         case "reject" -> CompletableFuture.completedFuture(new StepDecision.Reject("policy"));
         case "fail" -> CompletableFuture.failedFuture(new IllegalStateException("downstream failed"));
@@ -144,7 +145,7 @@ class TimeContextPluginTest {
   @Test
   void anAbortedTurnRecordsNothing() {
     TestHost host = host();
-    host.install(TimeContextPlugin.withDefaults());
+    host.install(TimeContextPlugin.create());
     TestAgent agent = agent(host);
     host.agents().onPreStep(step -> {
       agent.cancelTurn();
@@ -159,7 +160,7 @@ class TimeContextPluginTest {
   @Test
   void anEmptyEnterStillGetsAReadingAndSoMakesARequest() {
     TestHost host = host();
-    host.install(TimeContextPlugin.withDefaults());
+    host.install(TimeContextPlugin.create());
     host.agents().onPreStep(step -> CompletableFuture.completedFuture(new StepDecision.Enter(List.of())), false);
     TestAgent agent = agent(host);
     host.prompt(agent, "hello");
@@ -171,7 +172,7 @@ class TimeContextPluginTest {
   @Test
   void aPositiveIntervalHoldsAcrossTurnsRestartsAndBackwardClocks() {
     TestHost host = host();
-    host.install(TimeContextPlugin.withConfig(Json.parse("{\"refreshIntervalMs\":60000}")));
+    host.install(TimeContextPlugin.create(TimeContextConfig.builder().refreshIntervalMs(60000).build()));
     TestAgent agent = agent(host);
     host.prompt(agent, "one");
     host.settle();
@@ -183,7 +184,7 @@ class TimeContextPluginTest {
     // a fresh process over the persisted log: the gate is read back from the log
     host.sessions().flush(agent.session()).toCompletableFuture().join();
     TestHost restarted = host.restart();
-    restarted.install(TimeContextPlugin.withConfig(Json.parse("{\"refreshIntervalMs\":60000}")));
+    restarted.install(TimeContextPlugin.create(TimeContextConfig.builder().refreshIntervalMs(60000).build()));
     TestAgent resumed = restarted.agentFor(restarted.sessions().get(agent.id()).orElseThrow()).useModel(new ScriptedModel());
     restarted.advance(Duration.ofMillis(29_999));
     restarted.prompt(resumed, "three");
@@ -206,7 +207,7 @@ class TimeContextPluginTest {
   @Test
   void readingsShadowedByCompactionOrInheritedFromAForkStillGate() {
     TestHost host = host();
-    host.install(TimeContextPlugin.withConfig(Json.parse("{\"refreshIntervalMs\":60000}")));
+    host.install(TimeContextPlugin.create(TimeContextConfig.builder().refreshIntervalMs(60000).build()));
     TestAgent agent = agent(host);
     host.prompt(agent, "one");
     host.settle();
@@ -237,7 +238,7 @@ class TimeContextPluginTest {
   void theProcessZoneIsReadOnceAtLoadAndOnlyWhenNeeded() {
     TestHost host = host();
     int before = host.zone().reads();
-    host.install(TimeContextPlugin.withDefaults());
+    host.install(TimeContextPlugin.create());
     assertThat(host.zone().reads()).isEqualTo(before + 1);
     host.zone().set(ZoneId.of("Asia/Shanghai"));
     TestAgent agent = agent(host);
@@ -248,7 +249,7 @@ class TimeContextPluginTest {
 
     TestHost configured = host();
     int reads = configured.zone().reads();
-    configured.install(TimeContextPlugin.withConfig(Json.parse("{\"timeZone\":\"US/Eastern\"}")));
+    configured.install(TimeContextPlugin.create(TimeContextConfig.builder().timeZone("US/Eastern").build()));
     assertThat(configured.zone().reads()).isEqualTo(reads);
     TestAgent eastern = agent(configured);
     configured.prompt(eastern, "hello");
@@ -257,24 +258,28 @@ class TimeContextPluginTest {
   }
 
   @Test
-  void invalidConfigurationsFailTheLoadAndRegisterNothing() {
-    TestHost host = host();
-    assertThatThrownBy(() -> host.install(TimeContextPlugin.withConfig(Json.parse("{\"refreshIntervalMs\":0.5}"))))
-        .isInstanceOf(CompositionException.class)
-        .hasMessage("time-context: refreshIntervalMs must be a non-negative safe integer, got 0.5");
+  void anUnresolvableProcessZoneFailsTheLoadAndRegistersNothing() {
     TestHost offset = TestHost.builder().start(START).processZone(ZoneId.of("+08:00")).build();
-    assertThatThrownBy(() -> offset.install(TimeContextPlugin.withDefaults()))
+    assertThatThrownBy(() -> offset.install(TimeContextPlugin.create()))
+        .isInstanceOf(CompositionException.class)
         .hasMessage("time-context: failed to resolve the system time zone");
-    TestAgent agent = agent(host);
-    host.prompt(agent, "hello");
-    host.settle();
+    TestAgent agent = agent(offset);
+    offset.prompt(agent, "hello");
+    offset.settle();
     assertThat(readings(agent.session())).isEmpty();
+    // a configured zone needs no process zone
+    TestHost configured = TestHost.builder().start(START).processZone(ZoneId.of("+08:00")).build();
+    configured.install(TimeContextPlugin.create(TimeContextConfig.builder().timeZone("UTC").build()));
+    TestAgent reading = agent(configured);
+    configured.prompt(reading, "hello");
+    configured.settle();
+    assertThat(readings(reading.session())).hasSize(1);
   }
 
   @Test
   void afterDisposalNoReadingIsAdded() {
     TestHost host = host();
-    Installation installation = host.install(TimeContextPlugin.withDefaults());
+    Installation installation = host.install(TimeContextPlugin.create());
     installation.close().toCompletableFuture().join();
     TestAgent agent = agent(host);
     host.prompt(agent, "hello");
@@ -286,7 +291,7 @@ class TimeContextPluginTest {
   @Test
   void theThreeLineFormFollowsThePromptsClientZoneAndGivesScheduleItsAuthority() {
     TestHost host = host();
-    host.install(TimeContextPlugin.withConfig(Json.parse("{\"clientZoneGuidance\":true}")));
+    host.install(TimeContextPlugin.create(TimeContextConfig.builder().clientZoneGuidance(true).build()));
     TestAgent agent = host.createAgent(CreateOptions.withTimeZone("Asia/Shanghai")).useModel(new ScriptedModel());
     // read the authority when the request starts, while the step is open (as a tool call would)
     List<Optional<TimeContextAuthority>> seen = new ArrayList<>();
@@ -316,7 +321,7 @@ class TimeContextPluginTest {
   @Test
   void theDefaultFormAlsoGivesAnAuthorityButNamesNoClientZoneInItsText() {
     TestHost host = host();
-    host.install(TimeContextPlugin.withDefaults());
+    host.install(TimeContextPlugin.create());
     TestAgent agent = host.createAgent(CreateOptions.withTimeZone("Asia/Shanghai")).useModel(new ScriptedModel());
     List<Optional<TimeContextAuthority>> seen = new ArrayList<>();
     host.sessions().onEvent((session, event) -> {
@@ -334,7 +339,7 @@ class TimeContextPluginTest {
   void anInvalidRecordedClientZoneFailsTheStepInTheThreeLineFormOnly() {
     for (boolean guided : List.of(true, false)) {
       TestHost host = host();
-      host.install(TimeContextPlugin.withConfig(Json.parse("{\"clientZoneGuidance\":" + guided + "}")));
+      host.install(TimeContextPlugin.create(TimeContextConfig.builder().clientZoneGuidance(guided).build()));
       TestAgent agent = agent(host);
       // a non-conforming host recorded a zone it should have canonicalized
       host.agents().onPreStep(step -> {

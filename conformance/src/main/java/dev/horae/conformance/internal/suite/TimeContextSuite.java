@@ -64,7 +64,7 @@ public final class TimeContextSuite implements SuiteAdapter {
     }
   }
 
-  private static TimeContextConfig config(Args args) {
+  private static TimeContextConfig.Resolved config(Args args) {
     return TimeContextConfig.validate(
         args.optNode("config").orElseGet(JsonNodeFactory.instance::objectNode),
         args.optText("processZone"));

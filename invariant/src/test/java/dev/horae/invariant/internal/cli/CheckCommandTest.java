@@ -51,7 +51,7 @@ class CheckCommandTest {
   /** A session written by the time-context plugin on the reference host, plus a reminder. */
   private static Session pluginSession() {
     TestHost host = TestHost.builder().start(Instant.parse("2026-07-14T00:00:00Z")).build();
-    host.install(TimeContextPlugin.withDefaults());
+    host.install(TimeContextPlugin.create());
     TestAgent agent = host.createAgent(CreateOptions.DEFAULT).useModel(new ScriptedModel().thenText("a").thenText("b"));
     host.prompt(agent, "hello");
     host.settle();
