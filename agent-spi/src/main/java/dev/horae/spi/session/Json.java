@@ -108,16 +108,44 @@ public final class Json {
   }
 
   /**
-   * Writes compact JSON text, keeping member order as stored.
+   * Writes compact JSON text, keeping member order as stored. An unpaired surrogate in a string is
+   * written as its six-character escape (backslash, {@code u}, four lower-case hex digits), so the
+   * text is well-formed Unicode: written raw, UTF-8 has no encoding for it and a store would
+   * persist {@code ?} in its place.
    *
    * @param value a tree
    * @return compact JSON text
    */
   public static String write(JsonNode value) {
+    String text;
     try {
-      return MAPPER.writeValueAsString(value);
+      text = MAPPER.writeValueAsString(value);
     } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
       throw new IllegalStateException("a JSON tree could not be written", e);
     }
+    return escapeUnpairedSurrogates(text);
+  }
+
+  // a surrogate char can only stand inside a string literal of the writer's output, where its
+  // six-character escape denotes the same string
+  private static String escapeUnpairedSurrogates(String text) {
+    StringBuilder out = null;
+    int copied = 0;
+    for (int i = 0; i < text.length(); i++) {
+      char c = text.charAt(i);
+      if (!Character.isSurrogate(c)) {
+        continue;
+      }
+      if (Character.isHighSurrogate(c) && i + 1 < text.length() && Character.isLowSurrogate(text.charAt(i + 1))) {
+        i++;
+        continue;
+      }
+      if (out == null) {
+        out = new StringBuilder(text.length() + 16);
+      }
+      out.append(text, copied, i).append(String.format(java.util.Locale.ROOT, "\\u%04x", (int) c));
+      copied = i + 1;
+    }
+    return out == null ? text : out.append(text, copied, text.length()).toString();
   }
 }

@@ -3,6 +3,7 @@ package dev.horae.spi.session;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalInt;
@@ -59,6 +60,18 @@ class SessionCodecTest {
     assertThatThrownBy(() -> EventCodec.fromJson(Json.parse("{\"seq\":1,\"type\":\"t\",\"time\":1,\"data\":{},\"surfaceOp\":{\"op\":\"x\"}}")))
         .hasMessageContaining("unknown op");
     assertThatThrownBy(() -> new SurfaceOp.Replace(3, 1)).isInstanceOf(IllegalArgumentException.class);
+  }
+
+  @Test
+  void unpairedSurrogatesAreWrittenAsEscapesSoUtf8BytesReadBackTheSameText() {
+    // found by the fuzz module: written raw, the UTF-8 bytes held "?" and the file store read
+    // back another string than it had acknowledged
+    JsonNode value = Json.parse("{\"t\":\"a\\ud800b\\udfff\",\"pair\":\"\ud83d\udd70\"}");
+    String text = Json.write(value);
+    assertThat(text).isEqualTo("{\"t\":\"a\\ud800b\\udfff\",\"pair\":\"\ud83d\udd70\"}");
+    byte[] utf8 = text.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    assertThat(Json.parse(new String(utf8, java.nio.charset.StandardCharsets.UTF_8))).isEqualTo(value);
+    assertThat(Json.write(Json.parse("[\"\\udc00\\ud800\"]"))).isEqualTo("[\"\\udc00\\ud800\"]");
   }
 
   @Test
