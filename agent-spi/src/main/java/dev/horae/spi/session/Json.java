@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.cfg.JsonNodeFeature;
+import com.fasterxml.jackson.core.StreamReadConstraints;
 
 /**
  * The JSON conventions of the host contract: one shared mapper configured so that numbers keep
@@ -105,6 +106,62 @@ public final class Json {
     } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
       throw new IllegalArgumentException("not JSON: " + e.getOriginalMessage(), e);
     }
+  }
+
+  /**
+   * Checks that {@link #parse} reads back what {@link #write} writes of {@code value}: the writer
+   * takes any tree, the shared parser refuses nesting deeper than 1000 levels, strings longer than
+   * 20 000 000 characters, member names longer than 50 000 and number tokens longer than 1000
+   * (its stream-read constraints, read from the mapper). A store that wrote such a value would
+   * acknowledge an event it cannot read back. Walks the tree without recursion, so a tree nested
+   * too deep for the stack is refused too.
+   *
+   * @param value a tree
+   * @param enclosing levels of containers the value will be written inside (an event's data in
+   *     a stored line sits inside the line's array and the event object: 2)
+   * @throws IllegalArgumentException naming the first limit the value exceeds
+   */
+  public static void checkReadable(JsonNode value, int enclosing) {
+    StreamReadConstraints limits = MAPPER.getFactory().streamReadConstraints();
+    java.util.ArrayDeque<JsonNode> nodes = new java.util.ArrayDeque<>();
+    java.util.ArrayDeque<Integer> depths = new java.util.ArrayDeque<>();
+    nodes.push(value);
+    depths.push(enclosing);
+    while (!nodes.isEmpty()) {
+      JsonNode node = nodes.pop();
+      int depth = depths.pop();
+      if (node.isContainerNode()) {
+        if (depth + 1 > limits.getMaxNestingDepth()) {
+          throw unreadable("it nests deeper than " + limits.getMaxNestingDepth() + " levels");
+        }
+        for (java.util.Map.Entry<String, JsonNode> e : node.properties()) {
+          if (e.getKey().length() > limits.getMaxNameLength()) {
+            throw unreadable("a member name of " + e.getKey().length() + " characters exceeds "
+                + limits.getMaxNameLength());
+          }
+        }
+        for (JsonNode child : node) {
+          nodes.push(child);
+          depths.push(depth + 1);
+        }
+      } else if (node.isTextual() && node.textValue().length() > limits.getMaxStringLength()) {
+        throw unreadable("a string of " + node.textValue().length() + " characters exceeds "
+            + limits.getMaxStringLength());
+      } else if ((node.isBigDecimal() || node.isBigInteger()) && longNumber(node, limits.getMaxNumberLength())) {
+        throw unreadable("a number longer than " + limits.getMaxNumberLength() + " characters");
+      }
+    }
+  }
+
+  // a BigDecimal of p digits writes at most p + 14 characters (sign, point, exponent), so only a
+  // very long one is written out to be measured
+  private static boolean longNumber(JsonNode number, int max) {
+    int digits = number.isBigDecimal() ? number.decimalValue().precision() : number.bigIntegerValue().bitLength() / 3;
+    return digits + 14 > max && number.asText().length() > max;
+  }
+
+  private static IllegalArgumentException unreadable(String why) {
+    return new IllegalArgumentException("JSON value cannot be stored and read back: " + why);
   }
 
   /**
