@@ -73,8 +73,9 @@ final class Mutator {
 
   private static final Op[] BYTE_OPS = {Op.FLIP_BIT, Op.SET_BYTE, Op.INSERT_BYTES, Op.DELETE_RANGE,
       Op.DUPLICATE_RANGE, Op.SPLICE, Op.TRUNCATE, Op.LINE_BREAK, Op.INVALID_UTF8};
-  private static final Op[] TOKEN_OPS = {Op.BOUNDARY_NUMBER, Op.BOUNDARY_NUMBER, Op.ODD_STRING, Op.ODD_STRING,
-      Op.HUGE_STRING, Op.DEEP_NESTING, Op.HUGE_CONTAINER};
+  private static final Op[] TOKEN_OPS = {Op.BOUNDARY_NUMBER, Op.BOUNDARY_NUMBER, Op.BOUNDARY_NUMBER,
+      Op.BOUNDARY_NUMBER, Op.ODD_STRING, Op.ODD_STRING, Op.ODD_STRING, Op.ODD_STRING, Op.DEEP_NESTING,
+      Op.DEEP_NESTING, Op.HUGE_STRING, Op.HUGE_CONTAINER};
   private static final Op[] TREE_OPS = {Op.TREE_REPLACE, Op.TREE_REPLACE, Op.TREE_DROP, Op.TREE_ADD};
 
   private static final byte[] INTERESTING_BYTES = {
@@ -165,7 +166,8 @@ final class Mutator {
   /**
    * A random mutation: tree mutations two times in five (their inputs mostly stay JSON and reach
    * the decoder), byte and token mutations three times in ten each; the huge ones are one token
-   * mutation in seven each, which keeps a corpus run short.
+   * mutation in twelve each (and a megabyte string one huge string in four), which keeps a corpus
+   * run short: a huge input costs milliseconds, a small one microseconds.
    */
   private Op pickOp() {
     int r = random.nextInt(10);
@@ -295,7 +297,7 @@ final class Mutator {
   }
 
   private byte[] hugeString(byte[] input) {
-    int length = pick(List.of(65_536, 1 << 20));
+    int length = pick(List.of(65_536, 65_536, 65_536, 1 << 20));
     String unit = pick(List.of("x", "\u00e9", "\\n", "\\u0000", " "));
     byte[] content = unit.repeat(Math.max(1, length / unit.length())).getBytes(StandardCharsets.UTF_8);
     List<int[]> strings = Tokens.stringContents(input);
@@ -322,7 +324,7 @@ final class Mutator {
   }
 
   private byte[] hugeContainer(byte[] input) {
-    int n = pick(List.of(1_000, 10_000, 50_000));
+    int n = pick(List.of(1_000, 1_000, 10_000, 50_000));
     StringBuilder out = new StringBuilder(n * 8);
     if (random.nextBoolean()) {
       out.append('[');
