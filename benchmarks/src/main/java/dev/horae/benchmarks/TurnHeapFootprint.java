@@ -41,7 +41,7 @@ public final class TurnHeapFootprint {
   private static void measure(long turns) {
     long empty = Heap.retained();
     HoraeRuntime horae = HoraeRuntime.builder().store(new ScheduleHosts.InstantStore()).model(TurnBenchmark.STUB).build();
-    horae.install(TimeContextPlugin.withDefaults());
+    horae.install(TimeContextPlugin.create());
     horae.tools().register(ToolDefinition.builder("echo")
         .description("Echoes its text.")
         .parameters(Json.parse("{\"type\":\"object\",\"properties\":{\"text\":{\"type\":\"string\"}},\"required\":[\"text\"]}"))

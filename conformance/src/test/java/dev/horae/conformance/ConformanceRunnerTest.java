@@ -120,6 +120,27 @@ class ConformanceRunnerTest {
   }
 
   @Test
+  void aLineThatIsNotUtf8FailsAloneAndTheFileRunsOn() throws IOException {
+    // found by the fuzz module: one malformed byte made the whole file an IOException
+    Path file = dir.resolve("cases.jsonl");
+    byte[] bad = "{\"id\":\"x\u00e9\"}".getBytes(StandardCharsets.UTF_8);
+    bad[bad.length - 4] = (byte) 0xff;
+    try (var out = Files.newOutputStream(file)) {
+      out.write((echo("one", "1", "{\"value\":1}") + "\r\n").getBytes(StandardCharsets.UTF_8));
+      out.write(bad);
+      out.write(("\r" + echo("two", "2", "{\"value\":2}") + "\n").getBytes(StandardCharsets.UTF_8));
+    }
+    Report report = demo.run(List.of(file), failures::add);
+    assertThat(report.summary()).isEqualTo("2 passed, 1 failed");
+    assertThat(failures).singleElement().asString()
+        .startsWith("FAIL " + file + ":2: a case <> {\"broken\":\"unreadable case: not UTF-8: ");
+    Path scenarios = dir.resolve("bad.scenarios.json");
+    Files.write(scenarios, bad);
+    assertThat(demo.run(List.of(scenarios), failures::add).summary()).isEqualTo("0 passed, 1 failed");
+    assertThat(failures.get(1)).startsWith("FAIL " + scenarios + ": a case <> {\"broken\":\"unreadable case: not UTF-8: ");
+  }
+
+  @Test
   void valueComparesDeeplyIgnoringKeyOrderAndNumbersByValue() throws IOException {
     Report report = run(
         echo("order", "{\"a\":1,\"b\":[1,{\"c\":30}]}", "{\"value\":{\"b\":[1,{\"c\":30.0}],\"a\":1.00}}"),

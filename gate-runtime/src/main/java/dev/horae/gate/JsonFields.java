@@ -3,6 +3,7 @@ package dev.horae.gate;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.BigIntegerNode;
 import com.fasterxml.jackson.databind.node.LongNode;
+import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.List;
@@ -13,6 +14,7 @@ import java.util.OptionalLong;
 final class JsonFields {
 
   private static final BigInteger UNSIGNED_MAX = BigInteger.ONE.shiftLeft(64).subtract(BigInteger.ONE);
+  private static final int UNSIGNED_MAX_DIGITS = UNSIGNED_MAX.toString().length();
 
   private JsonFields() {}
 
@@ -68,14 +70,38 @@ final class JsonFields {
 
   /** Reads an unsigned 64-bit millisecond value, returned as the long with the same bits. */
   static long unsignedMillis(JsonNode v, String name) {
-    if (!v.isIntegralNumber() && !(v.isNumber() && v.decimalValue().stripTrailingZeros().scale() <= 0)) {
-      throw new GateJsonException("\"" + name + "\" must be an unsigned integer");
+    if (v.isIntegralNumber()) {
+      return unsigned(v.bigIntegerValue(), name);
     }
-    BigInteger b = v.isIntegralNumber() ? v.bigIntegerValue() : v.decimalValue().toBigIntegerExact();
+    // a double node (built in code, not parsed) may be NaN or infinite, which has no decimal value
+    if (!v.isNumber() || (!v.isBigDecimal() && !Double.isFinite(v.doubleValue()))) {
+      throw notUnsignedInteger(name);
+    }
+    BigDecimal d = v.decimalValue().stripTrailingZeros();
+    if (d.scale() > 0) {
+      throw notUnsignedInteger(name);
+    }
+    // 2^64 - 1 has 20 digits; expanding a longer value such as 1e999999999 into a BigInteger
+    // would take unbounded time and memory, or overflow
+    if ((long) d.precision() - d.scale() > UNSIGNED_MAX_DIGITS) {
+      throw notUnsigned64(name);
+    }
+    return unsigned(d.toBigIntegerExact(), name);
+  }
+
+  private static long unsigned(BigInteger b, String name) {
     if (b.signum() < 0 || b.compareTo(UNSIGNED_MAX) > 0) {
-      throw new GateJsonException("\"" + name + "\" must be an unsigned 64-bit integer");
+      throw notUnsigned64(name);
     }
     return b.longValue();
+  }
+
+  private static GateJsonException notUnsignedInteger(String name) {
+    return new GateJsonException("\"" + name + "\" must be an unsigned integer");
+  }
+
+  private static GateJsonException notUnsigned64(String name) {
+    return new GateJsonException("\"" + name + "\" must be an unsigned 64-bit integer");
   }
 
   static OptionalLong optUnsignedMillis(JsonNode obj, String name) {

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.horae.spi.gate.GateOutcome;
 import dev.horae.spi.gate.ToolOutput;
 import dev.horae.spi.session.Json;
@@ -86,6 +88,36 @@ class GateModelTest {
         ",\"reason\":\"externalEvent\",\"callId\":\"c\",\"pendingTool\":{\"toolId\":\"t\",\"arguments\":{}}"));
     assertThat(client.target()).isInstanceOf(AwaitTarget.ToolCallTarget.class);
     assertThat(((AwaitTarget.ToolCallTarget) client.target()).kind()).isEqualTo(ToolAwaitReason.CLIENT_EXECUTION);
+  }
+
+  @Test
+  void unsignedMillisRefuseExponentsBeyondSixtyFourBitsWithoutExpandingThem() {
+    // found by the fuzz module: 1e999999999 was expanded into a BigInteger (minutes of CPU, then
+    // an ArithmeticException), and 1E+2147483647 overflowed at once
+    for (String huge : List.of("1e999999999", "1E+2147483647", "-1e999999999", "2e19", "1.8446744073709551616e19")) {
+      assertThatThrownBy(() -> GateJson.decodeTicket(ticketJson(
+              ",\"target\":{\"type\":\"pause\",\"reason\":\"manual\"},\"deadlineMs\":" + huge)))
+          .as(huge)
+          .isInstanceOf(GateJsonException.class)
+          .hasMessage("\"deadlineMs\" must be an unsigned 64-bit integer");
+    }
+    assertThatThrownBy(() -> GateJson.decodeTicket(ticketJson(
+            ",\"target\":{\"type\":\"pause\",\"reason\":\"manual\"},\"deadlineMs\":1e-999999999")))
+        .isInstanceOf(GateJsonException.class)
+        .hasMessage("\"deadlineMs\" must be an unsigned integer");
+    ResumeTicket t = GateJson.decodeTicket(ticketJson(
+        ",\"target\":{\"type\":\"pause\",\"reason\":\"manual\"},\"deadlineMs\":1.8446744073709551615e19"));
+    assertThat(t.deadlineMs()).hasValue(-1L);
+    ObjectNode command = (ObjectNode) Json.parse("{\"correlationId\":\"c\",\"runId\":\"r\",\"threadId\":\"th\","
+        + "\"snapshotId\":\"s\",\"catalogFingerprint\":\"f\",\"result\":{\"type\":\"input\",\"text\":\"x\"}}");
+    command.set("nowMs", JsonNodeFactory.instance.numberNode(Double.NaN));
+    assertThatThrownBy(() -> GateJson.decodeResumeCommand(command))
+        .isInstanceOf(GateJsonException.class)
+        .hasMessage("\"nowMs\" must be an unsigned integer");
+    command.set("nowMs", JsonNodeFactory.instance.numberNode(1e300));
+    assertThatThrownBy(() -> GateJson.decodeResumeCommand(command))
+        .isInstanceOf(GateJsonException.class)
+        .hasMessage("\"nowMs\" must be an unsigned 64-bit integer");
   }
 
   @Test

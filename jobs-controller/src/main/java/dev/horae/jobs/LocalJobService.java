@@ -756,7 +756,7 @@ public final class LocalJobService implements JobService {
   private JobRecord lookupLocked(JobId id, Optional<Agent> caller) {
     JobRecord r = records.get(id);
     if (r == null) {
-      throw new JobsException(JobsException.UNKNOWN_JOB, "unknown job " + id.value());
+      throw new JobsException(JobsException.UNKNOWN_JOB, "unknown job " + Errors.echoedId(id.value()));
     }
     if (!visible(r, caller)) {
       throw new JobsException(

@@ -107,8 +107,9 @@ public final class FileSessionStore implements SessionStore, AutoCloseable {
    * Makes the session's log durable (host contract §4.2). The stage is already complete when this
    * returns: normally once an fsync covers every event of {@code log}, exceptionally with {@link
    * IllegalArgumentException} when the log is not contiguous from seq 0, does not continue what is
-   * stored, or comes with a different header, and with {@link SessionStoreException} when the
-   * session is locked elsewhere, corrupt, or an I/O operation fails, and with {@link
+   * stored, comes with a different header, or its id cannot name a folder (longer than 255
+   * characters encoded, or holding an unpaired surrogate), with {@link SessionStoreException} when
+   * the session is locked elsewhere, corrupt, or an I/O operation fails, and with {@link
    * SessionLeaseException} ({@code not-leased}) when the session is leased in this store (write it
    * through {@link SessionLeases#persist} then). A snapshot shorter than what is stored (an older
    * flush overtaken by a newer one) writes nothing and completes once what it holds is durable.
@@ -145,6 +146,8 @@ public final class FileSessionStore implements SessionStore, AutoCloseable {
    * @throws CommitLogCorruptException when its event file is corrupt before the last line
    * @throws CommitLogLockedException when another process holds it
    * @throws SessionStoreException when it cannot be read, or the store is closed
+   * @throws IllegalArgumentException when the id cannot name a folder (longer than 255 characters
+   *     encoded, or holding an unpaired surrogate), so no session of that id can be stored here
    */
   @Override
   public Optional<StoredSession> load(String id) {

@@ -1,5 +1,6 @@
 package dev.horae.store;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.horae.spi.session.EventCodec;
 import dev.horae.spi.session.Json;
 import dev.horae.spi.session.SessionEvent;
@@ -147,6 +148,7 @@ public final class JdbcSessionStore implements SessionStore {
             "log of session " + header.id() + " holds " + log.size() + " events, fewer than its seedLength "
                 + header.seedLength() + " (a fork's log must include its seed)");
       }
+      Json.checkReadable(header.toJson(), 0);
       // read committed: FOR UPDATE then waits for a concurrent persist and reads its result
       inTransaction(header.id(), Connection.TRANSACTION_READ_COMMITTED, c -> {
         Optional<SessionLeaseException> refused =
@@ -199,10 +201,13 @@ public final class JdbcSessionStore implements SessionStore {
     try (PreparedStatement insert = c.prepareStatement(tables.insertEvent())) {
       int pending = 0;
       for (SessionEvent e : log.subList((int) length, log.size())) {
+        JsonNode json = EventCodec.toJson(e);
+        // a row the decoder refuses would make the session unloadable: refuse the persist instead
+        Json.checkReadable(json, 0);
         insert.setString(1, id);
         insert.setLong(2, e.seq());
         insert.setString(3, e.type());
-        insert.setString(4, Json.write(EventCodec.toJson(e)));
+        insert.setString(4, Json.write(json));
         insert.addBatch();
         if (++pending == BATCH) {
           insert.executeBatch();

@@ -97,6 +97,9 @@ final class LogSession implements Session {
       List<AppendValidator> validators = owner.validators();
       List<SessionEvent> pending = new ArrayList<>(candidates.size());
       for (Candidate c : candidates) {
+        // refused before anything is appended: a store would acknowledge data it cannot read
+        // back (a file-store line holds the data inside its array and the event object)
+        Json.checkReadable(c.data(), 2);
         SessionEvent event = new SessionEvent(
             (long) log.size() + pending.size(), c.type(), time, Json.snapshot(c.data()),
             c.options().surfaceOp(), c.options().sourceEventSeqs());

@@ -137,6 +137,20 @@ class JdbcSessionStoreTest extends SessionStoreContract {
   }
 
   @Test
+  void sessionIdsAreBoundNeverSplicedIntoTheStatements() {
+    java.util.List<String> hostile = java.util.List.of("'; DROP TABLE " + prefix + "event; --", "../x", "\\", "x\ny",
+        "\ud83d\udd70", "' OR '1'='1");
+    for (String id : hostile) {
+      store().persist(header(id), log(2)).toCompletableFuture().join();
+    }
+    SessionStore again = reopen();
+    assertThat(again.ids()).containsExactlyInAnyOrderElementsOf(hostile);
+    for (String id : hostile) {
+      assertThat(again.load(id).orElseThrow().events()).isEqualTo(log(2));
+    }
+  }
+
+  @Test
   void aBadPrefixIsRefused() {
     assertThatThrownBy(() -> JdbcSessionStore.create(dataSource(), "x; DROP TABLE y"))
         .isInstanceOf(IllegalArgumentException.class)

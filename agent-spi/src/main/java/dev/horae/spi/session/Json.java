@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.cfg.JsonNodeFeature;
+import com.fasterxml.jackson.core.StreamReadConstraints;
 
 /**
  * The JSON conventions of the host contract: one shared mapper configured so that numbers keep
@@ -108,16 +109,100 @@ public final class Json {
   }
 
   /**
-   * Writes compact JSON text, keeping member order as stored.
+   * Checks that {@link #parse} reads back what {@link #write} writes of {@code value}: the writer
+   * takes any tree, the shared parser refuses nesting deeper than 1000 levels, strings longer than
+   * 20 000 000 characters, member names longer than 50 000 and number tokens longer than 1000
+   * (its stream-read constraints, read from the mapper). A store that wrote such a value would
+   * acknowledge an event it cannot read back. Walks the tree without recursion, so a tree nested
+   * too deep for the stack is refused too.
+   *
+   * @param value a tree
+   * @param enclosing levels of containers the value will be written inside (an event's data in
+   *     a stored line sits inside the line's array and the event object: 2)
+   * @throws IllegalArgumentException naming the first limit the value exceeds
+   */
+  public static void checkReadable(JsonNode value, int enclosing) {
+    StreamReadConstraints limits = MAPPER.getFactory().streamReadConstraints();
+    java.util.ArrayDeque<JsonNode> nodes = new java.util.ArrayDeque<>();
+    java.util.ArrayDeque<Integer> depths = new java.util.ArrayDeque<>();
+    nodes.push(value);
+    depths.push(enclosing);
+    while (!nodes.isEmpty()) {
+      JsonNode node = nodes.pop();
+      int depth = depths.pop();
+      if (node.isContainerNode()) {
+        if (depth + 1 > limits.getMaxNestingDepth()) {
+          throw unreadable("it nests deeper than " + limits.getMaxNestingDepth() + " levels");
+        }
+        for (java.util.Map.Entry<String, JsonNode> e : node.properties()) {
+          if (e.getKey().length() > limits.getMaxNameLength()) {
+            throw unreadable("a member name of " + e.getKey().length() + " characters exceeds "
+                + limits.getMaxNameLength());
+          }
+        }
+        for (JsonNode child : node) {
+          nodes.push(child);
+          depths.push(depth + 1);
+        }
+      } else if (node.isTextual() && node.textValue().length() > limits.getMaxStringLength()) {
+        throw unreadable("a string of " + node.textValue().length() + " characters exceeds "
+            + limits.getMaxStringLength());
+      } else if ((node.isBigDecimal() || node.isBigInteger()) && longNumber(node, limits.getMaxNumberLength())) {
+        throw unreadable("a number longer than " + limits.getMaxNumberLength() + " characters");
+      }
+    }
+  }
+
+  // a BigDecimal of p digits writes at most p + 14 characters (sign, point, exponent), so only a
+  // very long one is written out to be measured
+  private static boolean longNumber(JsonNode number, int max) {
+    int digits = number.isBigDecimal() ? number.decimalValue().precision() : number.bigIntegerValue().bitLength() / 3;
+    return digits + 14 > max && number.asText().length() > max;
+  }
+
+  private static IllegalArgumentException unreadable(String why) {
+    return new IllegalArgumentException("JSON value cannot be stored and read back: " + why);
+  }
+
+  /**
+   * Writes compact JSON text, keeping member order as stored. An unpaired surrogate in a string is
+   * written as its six-character escape (backslash, {@code u}, four lower-case hex digits), so the
+   * text is well-formed Unicode: written raw, UTF-8 has no encoding for it and a store would
+   * persist {@code ?} in its place.
    *
    * @param value a tree
    * @return compact JSON text
    */
   public static String write(JsonNode value) {
+    String text;
     try {
-      return MAPPER.writeValueAsString(value);
+      text = MAPPER.writeValueAsString(value);
     } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
       throw new IllegalStateException("a JSON tree could not be written", e);
     }
+    return escapeUnpairedSurrogates(text);
+  }
+
+  // a surrogate char can only stand inside a string literal of the writer's output, where its
+  // six-character escape denotes the same string
+  private static String escapeUnpairedSurrogates(String text) {
+    StringBuilder out = null;
+    int copied = 0;
+    for (int i = 0; i < text.length(); i++) {
+      char c = text.charAt(i);
+      if (!Character.isSurrogate(c)) {
+        continue;
+      }
+      if (Character.isHighSurrogate(c) && i + 1 < text.length() && Character.isLowSurrogate(text.charAt(i + 1))) {
+        i++;
+        continue;
+      }
+      if (out == null) {
+        out = new StringBuilder(text.length() + 16);
+      }
+      out.append(text, copied, i).append(String.format(java.util.Locale.ROOT, "\\u%04x", (int) c));
+      copied = i + 1;
+    }
+    return out == null ? text : out.append(text, copied, text.length()).toString();
   }
 }

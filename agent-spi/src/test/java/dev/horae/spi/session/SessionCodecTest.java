@@ -3,6 +3,7 @@ package dev.horae.spi.session;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalInt;
@@ -59,6 +60,51 @@ class SessionCodecTest {
     assertThatThrownBy(() -> EventCodec.fromJson(Json.parse("{\"seq\":1,\"type\":\"t\",\"time\":1,\"data\":{},\"surfaceOp\":{\"op\":\"x\"}}")))
         .hasMessageContaining("unknown op");
     assertThatThrownBy(() -> new SurfaceOp.Replace(3, 1)).isInstanceOf(IllegalArgumentException.class);
+  }
+
+  @Test
+  void unpairedSurrogatesAreWrittenAsEscapesSoUtf8BytesReadBackTheSameText() {
+    // found by the fuzz module: written raw, the UTF-8 bytes held "?" and the file store read
+    // back another string than it had acknowledged
+    JsonNode value = Json.parse("{\"t\":\"a\\ud800b\\udfff\",\"pair\":\"\ud83d\udd70\"}");
+    String text = Json.write(value);
+    assertThat(text).isEqualTo("{\"t\":\"a\\ud800b\\udfff\",\"pair\":\"\ud83d\udd70\"}");
+    byte[] utf8 = text.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    assertThat(Json.parse(new String(utf8, java.nio.charset.StandardCharsets.UTF_8))).isEqualTo(value);
+    assertThat(Json.write(Json.parse("[\"\\udc00\\ud800\"]"))).isEqualTo("[\"\\udc00\\ud800\"]");
+  }
+
+  @Test
+  void checkReadableRefusesExactlyWhatTheParserWouldRefuse() {
+    String deepest = "[".repeat(1000) + "]".repeat(1000);
+    Json.checkReadable(Json.parse(deepest), 0);
+    assertThatThrownBy(() -> Json.parse("[" + deepest + "]")).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> Json.checkReadable(Json.parse(deepest), 1))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("JSON value cannot be stored and read back: it nests deeper than 1000 levels");
+    // built in code, far too deep for a recursive walk: refused, not a StackOverflowError
+    com.fasterxml.jackson.databind.node.ArrayNode top = Json.mapper().createArrayNode();
+    com.fasterxml.jackson.databind.node.ArrayNode at = top;
+    for (int i = 0; i < 300_000; i++) {
+      at = at.addArray();
+    }
+    assertThatThrownBy(() -> Json.checkReadable(top, 0)).hasMessageContaining("nests deeper than 1000 levels");
+    String longest = "x".repeat(20_000_000);
+    JsonNode text = Json.mapper().getNodeFactory().textNode(longest);
+    Json.checkReadable(text, 0);
+    assertThat(Json.parse(Json.write(text)).textValue()).hasSize(20_000_000);
+    assertThatThrownBy(() -> Json.checkReadable(Json.mapper().getNodeFactory().textNode(longest + "x"), 0))
+        .hasMessage("JSON value cannot be stored and read back: a string of 20000001 characters exceeds 20000000");
+    com.fasterxml.jackson.databind.node.ObjectNode name = Json.mapper().createObjectNode();
+    name.put("k".repeat(50_001), 1);
+    assertThatThrownBy(() -> Json.checkReadable(name, 0))
+        .hasMessage("JSON value cannot be stored and read back: a member name of 50001 characters exceeds 50000");
+    JsonNode number = Json.mapper().getNodeFactory().numberNode(new java.math.BigInteger("9".repeat(1001)));
+    assertThatThrownBy(() -> Json.parse(Json.write(number))).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> Json.checkReadable(number, 0))
+        .hasMessage("JSON value cannot be stored and read back: a number longer than 1000 characters");
+    Json.checkReadable(Json.parse("9".repeat(1000)), 0);
+    Json.checkReadable(Json.parse("[30.0,1e999999999,-0.0,{\"a\":null}]"), 0);
   }
 
   @Test

@@ -3,6 +3,9 @@ package dev.horae.conformance.internal;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.horae.spi.session.Json;
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -16,8 +19,8 @@ import java.util.stream.Stream;
 /**
  * Finds case files and splits them into cases. A {@code *.jsonl} file holds one case per line;
  * a {@code *.scenarios.json} file holds a JSON array of cases (scenarios are long, so they are
- * written pretty-printed). A line or element that is not a JSON object becomes a case that fails
- * alone.
+ * written pretty-printed). A line or element that is not a JSON object, or a line that is not
+ * UTF-8, becomes a case that fails alone.
  */
 public final class CaseFiles {
 
@@ -81,8 +84,12 @@ public final class CaseFiles {
     List<RawCase> cases = new ArrayList<>();
     if (name.endsWith(SCENARIOS)) {
       JsonNode all;
+      byte[] bytes = Files.readAllBytes(file);
       try {
-        all = Json.parse(Files.readString(file, StandardCharsets.UTF_8));
+        all = Json.parse(utf8(bytes, 0, bytes.length));
+      } catch (CharacterCodingException e) {
+        cases.add(broken(name, "not UTF-8: " + e));
+        return cases;
       } catch (IllegalArgumentException e) {
         cases.add(broken(name, String.valueOf(e.getMessage())));
         return cases;
@@ -96,13 +103,37 @@ public final class CaseFiles {
       }
       return cases;
     }
-    List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
-    for (int i = 0; i < lines.size(); i++) {
-      String line = lines.get(i);
+    byte[] bytes = Files.readAllBytes(file);
+    int number = 0;
+    int start = 0;
+    // lines end at LF, CR or CR LF, as Files.readAllLines splits them; both bytes are ASCII,
+    // so they never occur inside a multi-byte UTF-8 sequence and a bad line stays alone
+    for (int i = 0; i <= bytes.length; i++) {
+      boolean last = i == bytes.length;
+      if (!last && bytes[i] != '\n' && bytes[i] != '\r') {
+        continue;
+      }
+      if (last && start == bytes.length) {
+        break;
+      }
+      number++;
+      String origin = name + ":" + number;
+      int end = i;
+      if (!last && bytes[i] == '\r' && i + 1 < bytes.length && bytes[i + 1] == '\n') {
+        i++;
+      }
+      int from = start;
+      start = i + 1;
+      String line;
+      try {
+        line = utf8(bytes, from, end - from);
+      } catch (CharacterCodingException e) {
+        cases.add(broken(origin, "not UTF-8: " + e));
+        continue;
+      }
       if (line.isBlank()) {
         continue;
       }
-      String origin = name + ":" + (i + 1);
       try {
         cases.add(of(origin, Json.parse(line)));
       } catch (IllegalArgumentException e) {
@@ -110,6 +141,15 @@ public final class CaseFiles {
       }
     }
     return cases;
+  }
+
+  /** Strict UTF-8: a malformed sequence is an error, never a silent U+FFFD in a case. */
+  private static String utf8(byte[] bytes, int offset, int length) throws CharacterCodingException {
+    return StandardCharsets.UTF_8.newDecoder()
+        .onMalformedInput(CodingErrorAction.REPORT)
+        .onUnmappableCharacter(CodingErrorAction.REPORT)
+        .decode(ByteBuffer.wrap(bytes, offset, length))
+        .toString();
   }
 
   private static RawCase of(String origin, JsonNode json) {

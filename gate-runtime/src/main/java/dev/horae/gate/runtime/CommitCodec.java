@@ -10,6 +10,7 @@ import dev.horae.gate.RunState;
 import dev.horae.spi.gate.ToolCall;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Supplier;
 
 /**
  * The wire shapes of commits, run dispositions and tool batches (gate specification §5.1, §7.1).
@@ -52,6 +53,10 @@ public final class CommitCodec {
    * @throws GateJsonException on a malformed commit
    */
   public static ThreadCommit decodeCommit(JsonNode json) {
+    return shaped(() -> commit(json));
+  }
+
+  private static ThreadCommit commit(JsonNode json) {
     List<JsonNode> messages = new ArrayList<>();
     json.path("messages").forEach(messages::add);
     List<StateCommand> state = new ArrayList<>();
@@ -64,7 +69,7 @@ public final class CommitCodec {
     if (run == null || !json.path("threadId").isTextual()) {
       throw new GateJsonException("thread commit needs \"threadId\" and \"run\"");
     }
-    return new ThreadCommit(json.get("threadId").asText(), decodeDisposition(run), messages, state, events);
+    return new ThreadCommit(json.get("threadId").asText(), disposition(run), messages, state, events);
   }
 
   /**
@@ -97,6 +102,10 @@ public final class CommitCodec {
    * @throws GateJsonException on a malformed disposition
    */
   public static RunDisposition decodeDisposition(JsonNode json) {
+    return shaped(() -> disposition(json));
+  }
+
+  private static RunDisposition disposition(JsonNode json) {
     String type = json.path("type").asText();
     return switch (type) {
       case "running" -> new RunDisposition.Running(requireText(json, "runId"));
@@ -136,6 +145,10 @@ public final class CommitCodec {
    * @throws GateJsonException on a malformed batch
    */
   public static ToolBatch decodeBatch(JsonNode json) {
+    return shaped(() -> batch(json));
+  }
+
+  private static ToolBatch batch(JsonNode json) {
     List<DurableToolCall> calls = new ArrayList<>();
     for (JsonNode e : json.path("calls")) {
       ToolCall call = GateJson.decodeToolCall(e.path("call"));
@@ -205,6 +218,20 @@ public final class CommitCodec {
     o.put("type", "runStateChanged");
     o.set("state", GateJson.encodeRunState(state));
     return o;
+  }
+
+  /**
+   * Runs a decoder so that a value the records refuse (a recovery policy with {@code maxAttempts}
+   * below 1, say) fails as the codec's shape error, like every other malformed member.
+   */
+  private static <T> T shaped(Supplier<T> decode) {
+    try {
+      return decode.get();
+    } catch (GateJsonException e) {
+      throw e;
+    } catch (IllegalArgumentException e) {
+      throw new GateJsonException(String.valueOf(e.getMessage()));
+    }
   }
 
   private static String requireText(JsonNode json, String name) {

@@ -103,6 +103,20 @@ class ToolBatchTest {
   }
 
   @Test
+  void aPersistedPolicyBelowOneAttemptFailsToDecodeAsAShapeError() {
+    // found by the fuzz module: the policy's own IllegalArgumentException escaped the codec
+    for (String attempts : List.of("0", "-3", "1e-7")) {
+      var json = CommitCodec.encodeBatch(batch());
+      ((com.fasterxml.jackson.databind.node.ObjectNode) json.path("calls").get(1).path("recoveryPolicy"))
+          .set("maxAttempts", Json.parse(attempts));
+      assertThatThrownBy(() -> CommitCodec.decodeBatch(json))
+          .as(attempts)
+          .isInstanceOf(dev.horae.gate.GateJsonException.class)
+          .hasMessage("maxAttempts must be at least 1");
+    }
+  }
+
+  @Test
   void ticketCrossCheckReportsTheFirstDrift() {
     ToolBatch b = batch().markAwaiting("call-1", ToolWaitKind.SCHEDULED_ACTION, "s");
     PendingTool tool = new PendingTool("echo", Json.parse("{\"text\":\"ping\"}"));

@@ -169,7 +169,7 @@ public final class JobTools {
     try {
       return JobId.parse(text);
     } catch (IllegalArgumentException e) {
-      throw new JobsException(JobsException.UNKNOWN_JOB, "unknown job " + text, e);
+      throw new JobsException(JobsException.UNKNOWN_JOB, "unknown job " + Errors.echoedId(text), e);
     }
   }
 

@@ -7,6 +7,7 @@ import dev.horae.spi.json.EcmaJson;
 import dev.horae.spi.json.EcmaNumbers;
 import dev.horae.spi.plugin.OnceSettings;
 import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -70,6 +71,13 @@ public record ShellJobConfig(
     Objects.requireNonNull(outputLimitBytes, "outputLimitBytes");
     if (shell.isEmpty() || shell.stream().anyMatch(String::isEmpty)) {
       throw fail("shell-jobs: shell must be a non-empty list of non-empty strings");
+    }
+    // ProcessBuilder refuses such a name or value only when a job starts; refuse it at load
+    for (Map.Entry<String, String> e : environment.entrySet()) {
+      if (e.getKey().isEmpty() || e.getKey().indexOf('=') >= 0 || e.getKey().indexOf('\u0000') >= 0
+          || e.getValue().indexOf('\u0000') >= 0) {
+        throw fail("shell-jobs: environment must map names to strings");
+      }
     }
     if (workingDirectory.isPresent() && !Files.isDirectory(workingDirectory.get())) {
       throw fail("shell-jobs: workingDirectory " + workingDirectory.get() + " is not a directory");
@@ -143,7 +151,12 @@ public record ShellJobConfig(
       if (!dir.isTextual()) {
         throw fail("shell-jobs: workingDirectory " + EcmaJson.write(dir) + " is not a directory");
       }
-      b.workingDirectory(Path.of(dir.asText()));
+      try {
+        b.workingDirectory(Path.of(dir.asText()));
+      } catch (InvalidPathException e) {
+        // a NUL or another character the file system cannot name: no such directory
+        throw fail("shell-jobs: workingDirectory " + EcmaJson.write(dir) + " is not a directory");
+      }
     }
     JsonNode env = json.get("environment");
     if (env != null) {

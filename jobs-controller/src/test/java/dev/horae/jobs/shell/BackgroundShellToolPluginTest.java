@@ -5,7 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.horae.spi.AbortSignal;
 import dev.horae.spi.plugin.Installation;
 import dev.horae.spi.session.Json;
-import dev.horae.spi.tool.ToolCall;
+import dev.horae.spi.gate.ToolCall;
+import dev.horae.spi.tool.ToolInvocation;
 import dev.horae.testkit.TestHost;
 import dev.horae.testkit.agent.TestAgent;
 import org.junit.jupiter.api.Test;
@@ -22,7 +23,7 @@ class BackgroundShellToolPluginTest {
     TestAgent agent = host.createAgent();
     assertThat(host.tools().find(agent, BackgroundShellTool.NAME)).isPresent();
     // the job service is looked up per call, so a host without one gets an error result, not a load failure
-    assertThat(host.tools().call(new ToolCall(agent, BackgroundShellTool.NAME, "c1", Json.parse("{\"command\":\"echo hi\"}")), AbortSignal.never())
+    assertThat(host.tools().call(new ToolInvocation(agent, new ToolCall("c1", BackgroundShellTool.NAME, Json.parse("{\"command\":\"echo hi\"}"))), AbortSignal.never())
             .toCompletableFuture().join().text())
         .isEqualTo("Error: background jobs unavailable: load the jobs service and the tool-jobs controller");
     installed.close().toCompletableFuture().join();

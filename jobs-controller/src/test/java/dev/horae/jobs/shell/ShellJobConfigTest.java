@@ -47,4 +47,19 @@ class ShellJobConfigTest {
     assertThatThrownBy(() -> ShellJobConfig.fromJson(Json.parse("{\"destroyOnJvmExit\":1}")))
         .hasMessage("shell-jobs: destroyOnJvmExit must be a boolean, got 1");
   }
+
+  @Test
+  void pathsAndVariablesTheOperatingSystemCannotTakeAreLoadErrors() {
+    // found by the fuzz module: a NUL in workingDirectory escaped as InvalidPathException
+    assertThatThrownBy(() -> ShellJobConfig.fromJson(Json.parse("{\"workingDirectory\":\"/tmp\\u0000x\"}")))
+        .isInstanceOf(dev.horae.spi.jobs.JobsException.class)
+        .hasMessage("shell-jobs: workingDirectory \"/tmp\\u0000x\" is not a directory");
+    // ProcessBuilder would refuse these only when the first job starts
+    for (String env : List.of("{\"A=B\":\"1\"}", "{\"\":\"1\"}", "{\"A\\u0000\":\"1\"}", "{\"A\":\"1\\u0000\"}")) {
+      assertThatThrownBy(() -> ShellJobConfig.fromJson(Json.parse("{\"environment\":" + env + "}")))
+          .as(env)
+          .isInstanceOf(dev.horae.spi.jobs.JobsException.class)
+          .hasMessage("shell-jobs: environment must map names to strings");
+    }
+  }
 }

@@ -163,6 +163,63 @@ class ShellJobsTest {
   }
 
   @Test
+  void manyConcurrentWritersStillKeepOnlyTheBoundedWindowAndCountEveryByte() {
+    // eight children flood one pipe at once: 64 MiB that nobody reads while they run
+    long each = 8L * 1024 * 1024;
+    JobId id = shells.start(
+        "for i in 1 2 3 4 5 6 7 8; do (head -c " + each + " /dev/zero | tr '\\0' 'y') & done; wait",
+        Optional.empty());
+    AtomicInteger maxRetained = new AtomicInteger();
+    org.awaitility.Awaitility.await()
+        .atMost(java.time.Duration.ofSeconds(60))
+        .pollInterval(java.time.Duration.ofMillis(2))
+        .until(() -> {
+          OptionalInt retained = shells.retainedBytes(id);
+          retained.ifPresent(r -> maxRetained.accumulateAndGet(r, Math::max));
+          return retained.isEmpty();
+        });
+    assertThat(maxRetained.get()).isLessThanOrEqualTo(8192 + 24576 + 3);
+    assertThat(finish(id).status()).isEqualTo(JobStatus.COMPLETED);
+    String text = service.read(id, Optional.empty()).text();
+    assertThat(text).contains("[... " + (8 * each - 8192 - 24576) + " bytes omitted ...]");
+    assertThat(text.length()).isLessThan(8192 + 24576 + 64);
+  }
+
+  @Test
+  void aForkedTreeThatIgnoresTermAndFloodsItsOutputIsKilledAndStaysBounded() {
+    String marker = "flood-" + UUID.randomUUID();
+    // every process ignores SIGTERM (SIG_IGN survives exec); four of them write without end
+    JobId id = shells.start("trap '' TERM; for i in 1 2 3 4; do (trap '' TERM; exec yes " + marker
+        + ") & done; wait", Optional.empty());
+    List<ProcessHandle> floods = new java.util.concurrent.CopyOnWriteArrayList<>();
+    org.awaitility.Awaitility.await()
+        .atMost(java.time.Duration.ofSeconds(10))
+        .until(() -> {
+          floods.clear();
+          floods.addAll(ProcessHandle.current().descendants()
+              .filter(h -> h.info().arguments().map(a -> String.join(" ", a).contains(marker)).orElse(false)
+                  || h.info().commandLine().orElse("").contains("yes " + marker))
+              .toList());
+          return floods.size() >= 4;
+        });
+    assertThat(shells.retainedBytes(id).orElseThrow()).isLessThanOrEqualTo(8192 + 24576 + 3);
+    assertThat(service.kill(id, Optional.empty(), Optional.of("flood"))).isEqualTo(KillOutcome.REQUESTED);
+    JobSnapshot s = finish(id);
+    // the TERM is ignored, so the kill escalates after the grace
+    assertThat(s.status()).isEqualTo(JobStatus.KILLED);
+    assertThat(s.detail()).contains("signal: SIGKILL");
+    assertThat(s.finishedAt().getAsLong() - s.startedAt()).isGreaterThanOrEqualTo(500);
+    for (ProcessHandle h : floods) {
+      h.onExit().join();
+      assertThat(h.isAlive()).as("pid %d", h.pid()).isFalse();
+    }
+    String text = service.read(id, Optional.empty()).text();
+    assertThat(text).contains(" bytes omitted ...]");
+    assertThat(text.length()).isLessThan(8192 + 24576 + 64);
+    assertThat(shells.liveCount()).isZero();
+  }
+
+  @Test
   void configRejectsBadValuesWithExactMessages() {
     assertThatThrownBy(() -> ShellJobConfig.builder().shell(List.of()).build())
         .hasMessage("shell-jobs: shell must be a non-empty list of non-empty strings");

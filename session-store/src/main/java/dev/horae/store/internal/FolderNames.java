@@ -23,28 +23,47 @@ public final class FolderNames {
    *
    * @param id a non-empty session id
    * @return the folder name
-   * @throws IllegalArgumentException when the id is empty or its encoded name is longer than 255
-   *     characters
+   * @throws IllegalArgumentException when the id is empty, holds an unpaired surrogate or its
+   *     encoded name is longer than 255 characters
    */
   public static String encode(String id) {
     if (id.isEmpty()) {
       throw new IllegalArgumentException("session id must not be empty");
     }
-    StringBuilder out = new StringBuilder(id.length());
+    for (int i = 0; i < id.length(); i++) {
+      char c = id.charAt(i);
+      if (Character.isHighSurrogate(c) && i + 1 < id.length() && Character.isLowSurrogate(id.charAt(i + 1))) {
+        i++;
+      } else if (Character.isSurrogate(c)) {
+        // UTF-8 has no bytes for it: getBytes would write "?", so two such ids would share a
+        // folder and the header would name another id than the one stored
+        throw new IllegalArgumentException("session id must not hold an unpaired surrogate (at index " + i + ")");
+      }
+    }
     byte[] bytes = id.getBytes(StandardCharsets.UTF_8);
+    // measured before anything is formatted, so a hostile megabyte id costs one pass
+    int length = 0;
+    for (int i = 0; i < bytes.length; i++) {
+      length += keeps(bytes[i] & 0xff, i) ? 1 : 3;
+    }
+    if (length > MAX_NAME_BYTES) {
+      throw new IllegalArgumentException(
+          "session id is too long for a folder name (" + length + " > " + MAX_NAME_BYTES + " characters encoded)");
+    }
+    StringBuilder out = new StringBuilder(length);
     for (int i = 0; i < bytes.length; i++) {
       int b = bytes[i] & 0xff;
-      if (isPlain(b) || (b == '.' && i > 0)) {
+      if (keeps(b, i)) {
         out.append((char) b);
       } else {
         out.append('%').append(String.format(Locale.ROOT, "%02X", b));
       }
     }
-    if (out.length() > MAX_NAME_BYTES) {
-      throw new IllegalArgumentException(
-          "session id is too long for a folder name (" + out.length() + " > " + MAX_NAME_BYTES + " characters encoded)");
-    }
     return out.toString();
+  }
+
+  private static boolean keeps(int b, int index) {
+    return isPlain(b) || (b == '.' && index > 0);
   }
 
   /**

@@ -252,6 +252,7 @@ public final class SessionFolder implements AutoCloseable {
     if (!newHeader.id().equals(id)) {
       throw new IllegalArgumentException("header names session " + newHeader.id() + ", not " + id);
     }
+    Json.checkReadable(newHeader.toJson(), 0);
     if (newHeader.seedLength() > log.size()) {
       throw new IllegalArgumentException(
           "log of session " + id + " holds " + log.size() + " events, fewer than its seedLength "

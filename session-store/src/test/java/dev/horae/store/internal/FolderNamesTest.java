@@ -47,6 +47,26 @@ class FolderNamesTest {
   }
 
   @Test
+  void unpairedSurrogatesAreRefusedBecauseUtf8CannotHoldThem() {
+    // getBytes would turn both into "?": two ids, one folder, and a header naming neither
+    assertThatThrownBy(() -> FolderNames.encode("a\ud800"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("session id must not hold an unpaired surrogate (at index 1)");
+    assertThatThrownBy(() -> FolderNames.encode("\udc00\ud800x"))
+        .hasMessage("session id must not hold an unpaired surrogate (at index 0)");
+    assertThat(FolderNames.encode("\ud83d\udd70")).isEqualTo("%F0%9F%95%B0");
+  }
+
+  @Test
+  void aHugeIdIsMeasuredBeforeItIsFormatted() {
+    // found by the fuzz module: a megabyte id was percent-encoded byte by byte before its length
+    // was checked, about a second of CPU per call
+    assertThatThrownBy(() -> FolderNames.encode("/".repeat(4_000_000)))
+        .hasMessage("session id is too long for a folder name (12000000 > 255 characters encoded)");
+    assertThat(FolderNames.decode("x".repeat(4_000_000))).isEmpty();
+  }
+
+  @Test
   void overlongIdsAreRefused() {
     assertThatThrownBy(() -> FolderNames.encode("\u00fc".repeat(50)))
         .isInstanceOf(IllegalArgumentException.class)

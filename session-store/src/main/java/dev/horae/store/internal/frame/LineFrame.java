@@ -29,7 +29,8 @@ public final class LineFrame {
    *
    * @param events the events, non-empty, contiguous seqs
    * @return the line's UTF-8 bytes, ending with {@code '\n'}
-   * @throws IllegalArgumentException when {@code events} is empty
+   * @throws IllegalArgumentException when {@code events} is empty, or the line could not be
+   *     decoded again (nested too deep, a string, name or number too long for the parser)
    */
   public static byte[] encode(List<SessionEvent> events) {
     if (events.isEmpty()) {
@@ -39,6 +40,8 @@ public final class LineFrame {
     for (SessionEvent e : events) {
       array.add(EventCodec.toJson(e));
     }
+    // a line the decoder refuses would read as a torn tail and be cut off: never write one
+    Json.checkReadable(array, 0);
     byte[] json = Json.write(array).getBytes(StandardCharsets.UTF_8);
     byte[] crc = crcHex(json, 0, json.length).getBytes(StandardCharsets.US_ASCII);
     byte[] line = new byte[crc.length + 1 + json.length + 1];
