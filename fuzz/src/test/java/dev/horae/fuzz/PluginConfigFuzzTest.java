@@ -54,8 +54,10 @@ class PluginConfigFuzzTest {
   }
 
   static Object timeContext(JsonNode json) {
-    TimeContextConfig c = TimeContextConfig.validate(json, Optional.of("Europe/Berlin"));
+    TimeContextConfig.Resolved c = TimeContextConfig.validate(json, Optional.of("Europe/Berlin"));
     assertThat(TimeContextConfig.validate(c.toJson(), Optional.empty())).isEqualTo(c);
+    // the typed config parsed from the same JSON resolves to the same value
+    assertThat(TimeContextConfig.fromJson(json).resolve(() -> Optional.of("Europe/Berlin"))).isEqualTo(c);
     return c;
   }
 

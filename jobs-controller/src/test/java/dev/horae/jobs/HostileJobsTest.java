@@ -13,7 +13,8 @@ import dev.horae.spi.jobs.JobService;
 import dev.horae.spi.jobs.JobStart;
 import dev.horae.spi.jobs.JobStatus;
 import dev.horae.spi.session.Json;
-import dev.horae.spi.tool.ToolCall;
+import dev.horae.spi.gate.ToolCall;
+import dev.horae.spi.tool.ToolInvocation;
 import dev.horae.spi.tool.ToolResult;
 import dev.horae.testkit.TestHost;
 import dev.horae.testkit.agent.TestAgent;
@@ -41,12 +42,12 @@ class HostileJobsTest {
 
   {
     host.provide(JobService.class, jobs);
-    host.install(JobsController.plugin(JobsControllerConfig.defaults()));
+    host.install(JobsController.create(JobsControllerConfig.defaults()));
   }
 
   CompletableFuture<ToolResult> callAsync(Agent agent, String tool, JsonNode args) {
     return host.tools()
-        .call(new ToolCall(agent, tool, "call-" + calls.incrementAndGet(), args), AbortSignal.never())
+        .call(new ToolInvocation(agent, new ToolCall("call-" + calls.incrementAndGet(), tool, args)), AbortSignal.never())
         .toCompletableFuture();
   }
 

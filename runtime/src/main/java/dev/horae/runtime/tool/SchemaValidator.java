@@ -140,6 +140,10 @@ public final class SchemaValidator {
   }
 
   private static boolean isWhole(JsonNode number) {
+    if ((number.isDouble() || number.isFloat()) && !Double.isFinite(number.doubleValue())) {
+      // NaN and the infinities are no integers (and have no decimal value to ask)
+      return false;
+    }
     try {
       return number.decimalValue().stripTrailingZeros().scale() <= 0;
     } catch (ArithmeticException e) {

@@ -8,7 +8,8 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.horae.spi.AbortSignal;
 import dev.horae.spi.session.Json;
-import dev.horae.spi.tool.ToolCall;
+import dev.horae.spi.gate.ToolCall;
+import dev.horae.spi.tool.ToolInvocation;
 import dev.horae.spi.tool.ToolResult;
 import dev.horae.testkit.agent.TestAgent;
 import java.time.Duration;
@@ -98,8 +99,8 @@ class HostileInputTest {
   }
 
   private ToolResult call(JsonNode args) {
-    ToolResult r = f.host.tools().call(new ToolCall(a, "schedule_create", "hostile-" + System.identityHashCode(args),
-        args), AbortSignal.never()).toCompletableFuture().join();
+    ToolResult r = f.host.tools().call(new ToolInvocation(a, new ToolCall("hostile-" + System.identityHashCode(args),
+        "schedule_create", args)), AbortSignal.never()).toCompletableFuture().join();
     f.host.settle();
     return r;
   }
