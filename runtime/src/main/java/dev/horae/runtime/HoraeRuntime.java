@@ -2,7 +2,6 @@ package dev.horae.runtime;
 
 import dev.horae.runtime.agent.RuntimeAgent;
 import dev.horae.runtime.agent.RuntimeAgents;
-import dev.horae.runtime.agent.TurnEngine;
 import dev.horae.runtime.agent.TurnOutcome;
 import dev.horae.spi.Registration;
 import dev.horae.runtime.invariant.LogInvariantService;
@@ -17,6 +16,7 @@ import dev.horae.spi.plugin.Host;
 import dev.horae.spi.plugin.Installation;
 import dev.horae.spi.plugin.Plugin;
 import dev.horae.spi.plugin.ScopeHandle;
+import dev.horae.spi.plugin.OnceSettings;
 import dev.horae.spi.plugin.WarningSink;
 import dev.horae.spi.session.CreateOptions;
 import dev.horae.spi.session.Session;
@@ -557,17 +557,12 @@ public final class HoraeRuntime implements Host, AutoCloseable {
     private @Nullable IdSource ids;
     private @Nullable WarningSink warnings;
     private @Nullable ModelPort model;
-    private @Nullable Boolean dispatchSet;
+    /** One refusal for a setting given twice (the plugins' configuration builders use the same). */
+    private final OnceSettings settings = new OnceSettings("runtime");
     private @Nullable SessionLeases leases;
     private boolean dispatch = true;
 
     private Builder() {}
-
-    private static void once(@Nullable Object current, String setting) {
-      if (current != null) {
-        throw new IllegalStateException(setting + " was already set for this runtime");
-      }
-    }
 
     /**
      * A store the application opened (a JDBC store, for instance); the application closes it.
@@ -577,7 +572,7 @@ public final class HoraeRuntime implements Host, AutoCloseable {
      * @return this builder
      */
     public Builder store(SessionStore v) {
-      once(store, "store");
+      settings.mark("store");
       if (dataDir != null) {
         throw new IllegalStateException("a runtime has either a store or a data folder, not both");
       }
@@ -593,7 +588,7 @@ public final class HoraeRuntime implements Host, AutoCloseable {
      * @return this builder
      */
     public Builder dataDir(Path v) {
-      once(dataDir, "dataDir");
+      settings.mark("dataDir");
       if (store != null) {
         throw new IllegalStateException("a runtime has either a store or a data folder, not both");
       }
@@ -608,7 +603,7 @@ public final class HoraeRuntime implements Host, AutoCloseable {
      * @return this builder
      */
     public Builder clock(InstantSource v) {
-      once(clock, "clock");
+      settings.mark("clock");
       clock = Objects.requireNonNull(v, "clock");
       return this;
     }
@@ -620,7 +615,7 @@ public final class HoraeRuntime implements Host, AutoCloseable {
      * @return this builder
      */
     public Builder timers(Timers v) {
-      once(timers, "timers");
+      settings.mark("timers");
       timers = Objects.requireNonNull(v, "timers");
       return this;
     }
@@ -632,7 +627,7 @@ public final class HoraeRuntime implements Host, AutoCloseable {
      * @return this builder
      */
     public Builder processZone(Supplier<ZoneId> v) {
-      once(processZone, "processZone");
+      settings.mark("processZone");
       processZone = Objects.requireNonNull(v, "processZone");
       return this;
     }
@@ -644,7 +639,7 @@ public final class HoraeRuntime implements Host, AutoCloseable {
      * @return this builder
      */
     public Builder ids(IdSource v) {
-      once(ids, "ids");
+      settings.mark("ids");
       ids = Objects.requireNonNull(v, "ids");
       return this;
     }
@@ -656,7 +651,7 @@ public final class HoraeRuntime implements Host, AutoCloseable {
      * @return this builder
      */
     public Builder warnings(WarningSink v) {
-      once(warnings, "warnings");
+      settings.mark("warnings");
       warnings = Objects.requireNonNull(v, "warnings");
       return this;
     }
@@ -668,7 +663,7 @@ public final class HoraeRuntime implements Host, AutoCloseable {
      * @return this builder
      */
     public Builder model(ModelPort v) {
-      once(model, "model");
+      settings.mark("model");
       model = Objects.requireNonNull(v, "model");
       return this;
     }
@@ -684,7 +679,7 @@ public final class HoraeRuntime implements Host, AutoCloseable {
      * @return this builder
      */
     public Builder leases(SessionLeases v) {
-      once(leases, "leases");
+      settings.mark("leases");
       leases = Objects.requireNonNull(v, "leases");
       return this;
     }
@@ -700,8 +695,7 @@ public final class HoraeRuntime implements Host, AutoCloseable {
      * @return this builder
      */
     public Builder dispatchScheduledActions(boolean v) {
-      once(dispatchSet, "dispatchScheduledActions");
-      dispatchSet = v;
+      settings.mark("dispatchScheduledActions");
       dispatch = v;
       return this;
     }

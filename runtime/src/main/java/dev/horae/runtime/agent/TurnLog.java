@@ -85,7 +85,7 @@ final class TurnLog {
         case EventTypes.TOOL_RESULT -> unanswered.remove(d.path("callId").asText());
         case EventTypes.USER_MESSAGE -> {
           if (trigger.isEmpty()) {
-            trigger = Optional.of(UserMessage.fromJson(d));
+            trigger = readable(d);
           }
         }
         case EventTypes.ASSISTANT_MESSAGE -> {
@@ -98,5 +98,14 @@ final class TurnLog {
       }
     }
     return Optional.of(new OpenTurn(turn, openStep, unanswered, trigger, finalText));
+  }
+
+  /** A log written by another host may carry a user message this runtime cannot read: no trigger then. */
+  private static Optional<UserMessage> readable(JsonNode payload) {
+    try {
+      return Optional.of(UserMessage.fromJson(payload));
+    } catch (IllegalArgumentException unreadable) {
+      return Optional.empty();
+    }
   }
 }
