@@ -101,14 +101,14 @@ public final class RuntimeToolRegistry implements ToolRegistry {
   }
 
   @Override
-  public CompletionStage<ToolResult> call(ToolInvocation call, AbortSignal signal) {
+  public CompletionStage<ToolResult> call(ToolInvocation invocation, AbortSignal signal) {
     CompletableFuture<ToolResult> result = new CompletableFuture<>();
     CompletableFuture<Void> previous;
     synchronized (this) {
-      previous = exclusiveTails.getOrDefault(call.agent().id(), CompletableFuture.completedFuture(null));
-      exclusiveTails.put(call.agent().id(), result.handle((r, e) -> null));
+      previous = exclusiveTails.getOrDefault(invocation.agent().id(), CompletableFuture.completedFuture(null));
+      exclusiveTails.put(invocation.agent().id(), result.handle((r, e) -> null));
     }
-    var unused = previous.whenComplete((ignored, e) -> run(call, signal).whenComplete((r, failure) -> {
+    var unused = previous.whenComplete((ignored, e) -> run(invocation, signal).whenComplete((r, failure) -> {
       if (failure != null) {
         result.complete(ToolResult.error("Error: " + failure.getMessage(), Optional.empty()));
       } else {
@@ -118,58 +118,58 @@ public final class RuntimeToolRegistry implements ToolRegistry {
     return result;
   }
 
-  private CompletionStage<ToolResult> run(ToolInvocation call, AbortSignal signal) {
+  private CompletionStage<ToolResult> run(ToolInvocation invocation, AbortSignal signal) {
     List<PreExecuteListener> listeners;
     synchronized (this) {
       listeners = new ArrayList<>(prepended);
       listeners.addAll(appended);
     }
     for (PreExecuteListener l : listeners) {
-      l.beforeExecute(call);
+      l.beforeExecute(invocation);
     }
-    Optional<ToolDefinition> found = find(call.agent(), call.call().toolId());
+    Optional<ToolDefinition> found = find(invocation.agent(), invocation.call().toolId());
     if (found.isEmpty()) {
       return CompletableFuture.completedFuture(
-          ToolResult.error("Error: unknown tool \"" + call.call().toolId() + "\"", Optional.of("UNKNOWN_TOOL")));
+          ToolResult.error("Error: unknown tool \"" + invocation.call().toolId() + "\"", Optional.of("UNKNOWN_TOOL")));
     }
     ToolDefinition tool = found.get();
-    List<String> violations = SchemaValidator.validateArguments(tool.parameters(), call.call().arguments());
+    List<String> violations = SchemaValidator.validateArguments(tool.parameters(), invocation.call().arguments());
     if (!violations.isEmpty()) {
-      return CompletableFuture.completedFuture(finish(tool, call, ToolResult.error(
+      return CompletableFuture.completedFuture(finish(tool, invocation, ToolResult.error(
           "Error: invalid arguments: " + String.join("; ", violations), Optional.of(ToolResult.INVALID_ARGS))));
     }
     if (signal.aborted()) {
-      return CompletableFuture.completedFuture(finish(tool, call, ToolResult.aborted()));
+      return CompletableFuture.completedFuture(finish(tool, invocation, ToolResult.aborted()));
     }
     CompletionStage<JsonNode> body;
     bodyRuns.incrementAndGet();
     try {
-      body = tool.body().execute(call.call().arguments(), new ToolExecution(call.agent(), call.call().callId(), signal));
+      body = tool.body().execute(invocation.call().arguments(), new ToolExecution(invocation.agent(), invocation.call().callId(), signal));
     } catch (RuntimeException e) {
       body = CompletableFuture.failedFuture(e);
     }
     return body.handle((value, failure) -> {
       // cancellation wins only after the body settled: its placeholder value is discarded
       if (signal.aborted()) {
-        return finish(tool, call, ToolResult.aborted());
+        return finish(tool, invocation, ToolResult.aborted());
       }
       if (failure != null) {
         Throwable cause = failure instanceof java.util.concurrent.CompletionException && failure.getCause() != null
             ? failure.getCause() : failure;
-        return finish(tool, call, ToolResult.error("Error: " + cause.getMessage(), Optional.empty()));
+        return finish(tool, invocation, ToolResult.error("Error: " + cause.getMessage(), Optional.empty()));
       }
       List<String> outputViolations = SchemaValidator.validate(tool.output(), value);
       if (!outputViolations.isEmpty()) {
-        return finish(tool, call, ToolResult.error(
+        return finish(tool, invocation, ToolResult.error(
             "Error: invalid output: " + String.join("; ", outputViolations), Optional.of("INVALID_OUTPUT")));
       }
       JsonNode frozen = value.deepCopy();
       List<ContentBlock> content = tool.renderer().apply(frozen);
-      return finish(tool, call, ToolResult.success(frozen, content));
+      return finish(tool, invocation, ToolResult.success(frozen, content));
     });
   }
 
-  private static ToolResult finish(ToolDefinition tool, ToolInvocation call, ToolResult result) {
-    return tool.finalContent().map(f -> result.withContent(f.apply(call, result))).orElse(result);
+  private static ToolResult finish(ToolDefinition tool, ToolInvocation invocation, ToolResult result) {
+    return tool.finalContent().map(f -> result.withContent(f.apply(invocation, result))).orElse(result);
   }
 }
