@@ -73,7 +73,7 @@ class CrashCampaignTest {
   @TempDir Path scratch;
 
   @Test
-  @Timeout(value = 240, unit = TimeUnit.SECONDS)
+  @Timeout(value = 300, unit = TimeUnit.SECONDS)
   void storeAppendFlush() throws Exception {
     Random random = new Random(SEED);
     Path data = folder.resolve(CrashChild.DATA);
@@ -137,7 +137,7 @@ class CrashCampaignTest {
   }
 
   @Test
-  @Timeout(value = 300, unit = TimeUnit.SECONDS)
+  @Timeout(value = 420, unit = TimeUnit.SECONDS)
   void scheduleDispatch() throws Exception {
     Random random = new Random(SEED + 1);
     for (int round = 0; round < SCHEDULE_KILLS; round++) {
@@ -193,7 +193,7 @@ class CrashCampaignTest {
   }
 
   @Test
-  @Timeout(value = 300, unit = TimeUnit.SECONDS)
+  @Timeout(value = 420, unit = TimeUnit.SECONDS)
   void gatePerform() throws Exception {
     Random random = new Random(SEED + 2);
     for (int round = 0; round < GATE_KILLS; round++) {
