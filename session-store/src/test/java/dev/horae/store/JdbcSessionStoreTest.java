@@ -6,13 +6,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.horae.spi.session.SessionStore;
-import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.concurrent.atomic.AtomicInteger;
 import javax.sql.DataSource;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
@@ -21,14 +19,15 @@ import org.junit.jupiter.api.Timeout;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The shared store contract, and the JDBC store's own rules, on a real PostgreSQL (embedded). Each
- * test gets its own tables through a fresh prefix.
+ * The shared store contract, and the JDBC store's own rules, on a real PostgreSQL (embedded, one
+ * server per test JVM: {@link Postgres}). Each test gets its own tables through a fresh prefix.
+ * Tagged {@code postgres} as well as {@code slow}, so that PIT runs it (session-store's pom).
  */
 @Tag("slow")
+@Tag("postgres")
 class JdbcSessionStoreTest extends SessionStoreContract {
 
   private static final AtomicInteger TABLES = new AtomicInteger();
-  private static @Nullable EmbeddedPostgres postgres;
 
   private String prefix = "";
   private @Nullable JdbcSessionStore store;
@@ -38,21 +37,11 @@ class JdbcSessionStoreTest extends SessionStoreContract {
   // took about 16 s under a load of 15-18 on the 2-core CI machine
   @Timeout(180)
   static void startPostgres() throws Exception {
-    postgres = EmbeddedPostgres.start();
-  }
-
-  @AfterAll
-  static void stopPostgres() throws Exception {
-    if (postgres != null) {
-      postgres.close();
-    }
+    Postgres.start();
   }
 
   private static DataSource dataSource() {
-    if (postgres == null) {
-      throw new IllegalStateException("PostgreSQL is not running");
-    }
-    return postgres.getPostgresDatabase();
+    return Postgres.dataSource();
   }
 
   @BeforeEach
