@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.horae.spi.session.EventCodec;
 import dev.horae.spi.session.Json;
+import dev.horae.spi.session.SessionEvent;
 import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
 import java.lang.reflect.InvocationTargetException;
@@ -97,6 +98,20 @@ class JdbcStoreRulesTest {
         .hasMessageContaining("session s has no stored event at seq 2 in " + prefix + "event");
     sql("INSERT INTO " + prefix + "event (session_id, seq, type, event) VALUES ('s', 2, 'test/event', '"
         + Json.write(EventCodec.toJson(log(3).get(2))) + "'::json)");
+    assertThat(store().load("s").orElseThrow().events()).isEqualTo(log(3));
+  }
+
+  @Test
+  void aLogOfTheStoredLengthWhoseLastEventDiffersIsRefused() {
+    store().persist(header("s"), log(3)).toCompletableFuture().join();
+    List<SessionEvent> other = new ArrayList<>(log(3));
+    other.set(2, SessionEvent.of(2, "other/type", 7, Json.parse("{}")));
+    assertThatThrownBy(() -> store().persist(header("s"), other).toCompletableFuture().join())
+        .hasCauseInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("does not continue the stored log: seq 2 is stored as test/event@1700000000002"
+            + " but given as other/type@7");
+    // the same log again is still harmless
+    store().persist(header("s"), log(3)).toCompletableFuture().join();
     assertThat(store().load("s").orElseThrow().events()).isEqualTo(log(3));
   }
 
