@@ -117,6 +117,49 @@ class FileStoreRulesTest {
   }
 
   @Test
+  void aBadLineFollowedByAnUnterminatedOneIsCorruptionNotATornTail() throws Exception {
+    try (FileSessionStore store = FileSessionStore.open(root)) {
+      persist(store, header("s"), log(2));
+      persist(store, header("s"), log(3));
+    }
+    Path file = eventsFile("s");
+    List<String> lines = Logs.lines(file);
+    long size = Files.size(file);
+    // the second line damaged, then the start of a third one without its newline
+    Files.writeString(file, lines.get(0) + "\n" + lines.get(1).replace("event 2", "event 9") + "\n" + "0000", StandardCharsets.UTF_8);
+    long damaged = Files.size(file);
+    try (FileSessionStore store = FileSessionStore.open(root)) {
+      assertThatThrownBy(() -> store.load("s"))
+          .isInstanceOfSatisfying(CommitLogCorruptException.class, e -> assertThat(e.line()).isEqualTo(2));
+    }
+    assertThat(Files.size(file)).isEqualTo(damaged).isNotEqualTo(size);
+  }
+
+  @Test
+  void anInterruptThatClosesTheFileDuringAPersistIsKeptForTheCaller() {
+    AtomicBoolean interruptOnce = new AtomicBoolean();
+    Forcer interrupting = channel -> {
+      if (interruptOnce.getAndSet(false)) {
+        // an interrupt arriving during the fsync: FileChannel closes itself and throws
+        Thread.currentThread().interrupt();
+      }
+      channel.force(false);
+    };
+    try (FileSessionStore store = FileSessionStore.open(root, interrupting)) {
+      persist(store, header("s"), log(1));
+      interruptOnce.set(true);
+      boolean interrupted;
+      try {
+        persist(store, header("s"), log(3));
+      } finally {
+        interrupted = Thread.interrupted();
+      }
+      assertThat(interrupted).isTrue();
+      assertThat(store.load("s").orElseThrow().events()).isEqualTo(log(3));
+    }
+  }
+
+  @Test
   void aLogOfTheStoredLengthWhoseLastEventDiffersIsRefused() {
     try (FileSessionStore store = FileSessionStore.open(root)) {
       persist(store, header("s"), log(3));

@@ -126,6 +126,9 @@ class LogSessionsRulesTest {
     assertThatThrownBy(() -> s.eventsFrom(-1))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("fromSeq must be >= 0, got -1");
+    // reading leaves the session's lock free: the reader may append right after
+    assertThat(s.append("x/5", data(5)).seq()).isEqualTo(5);
+    assertThat(s.length()).isEqualTo(6);
   }
 
   @Test
