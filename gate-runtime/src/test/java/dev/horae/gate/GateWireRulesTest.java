@@ -78,6 +78,10 @@ class GateWireRulesTest {
         "{\"type\":\"toolCall\",\"reason\":\"permission\",\"callId\":\"\",\"tool\":{\"toolId\":\"echo\",\"arguments\":{}}}",
         "{\"type\":\"toolCall\",\"reason\":\"permission\",\"callId\":7,\"tool\":{\"toolId\":\"echo\",\"arguments\":{}}}",
         "{\"type\":\"pause\",\"reason\":\"\"}",
+        "{\"type\":\"pause\"}",
+        "{\"reason\":\"manual\"}",
+        "{\"type\":\"toolCall\",\"reason\":\"permission\",\"tool\":{\"toolId\":\"echo\",\"arguments\":{}}}",
+        "{\"type\":\"remoteInput\",\"reason\":\"userInput\"}",
         "{\"type\":\"elsewhere\",\"reason\":\"manual\"}",
         "[\"pause\"]");
     for (String json : invalid) {
@@ -168,6 +172,7 @@ class GateWireRulesTest {
     assertThat(GateJson.decodeTicket(ticketJson(pause + ",\"deadlineMs\":1700000000000.0")).deadlineMs())
         .hasValue(1_700_000_000_000L);
     assertThat(GateJson.decodeTicket(ticketJson(pause + ",\"deadlineMs\":0")).deadlineMs()).hasValue(0L);
+    assertThat(GateJson.decodeTicket(ticketJson(pause + ",\"deadlineMs\":5.0")).deadlineMs()).hasValue(5L);
     for (String bad : List.of("-1", "18446744073709551616", "1.5", "\"5\"", "true")) {
       assertThatThrownBy(() -> GateJson.decodeTicket(ticketJson(pause + ",\"deadlineMs\":" + bad)))
           .as(bad)
