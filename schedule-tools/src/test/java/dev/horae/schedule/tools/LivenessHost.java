@@ -46,7 +46,10 @@ final class LivenessHost implements Host {
     LIVE,
     /** {@code get(id)} is empty and {@code roots()} does not list it. */
     GONE,
-    /** {@code get(id)} is another agent object with the same id. */
+    /**
+     * {@code get(id)} is another agent object with the same id while {@code roots()} still lists
+     * this one: a replacement registered under the id before the old root is dropped.
+     */
     REPLACED,
     /** {@code get(id)} is the agent, but {@code roots()} does not list it. */
     NOT_A_ROOT
@@ -66,7 +69,7 @@ final class LivenessHost implements Host {
         for (Agent root : a.roots()) {
           Seen s = seen(root);
           if (s.standing == Standing.LIVE || s.standing == Standing.REPLACED) {
-            out.add(s.standing == Standing.LIVE ? s : s.impostor);
+            out.add(s);
           }
         }
         return out;

@@ -123,11 +123,14 @@ class OwnerLivenessTest {
   void livenessLostWhenTheClaimIsTakenDispatchesNothing() {
     create("{\"prompt\":\"x\",\"after_seconds\":10}");
     a.beforeClaim = () -> a.standing = Standing.GONE;
+    int before = flushes();
     h.d.advance(Duration.ofSeconds(10));
     assertThat(a.t.maintenanceCalls()).isEqualTo(1);
     assertThat(a.t.followups()).isEmpty();
     assertThat(dispatched()).isEmpty();
     assertThat(owner().faulted()).isFalse();
+    // the preflight only: a claim that dispatched nothing is not followed by a barrier
+    assertThat(flushes()).isEqualTo(before + 1);
   }
 
   @Test
@@ -147,7 +150,9 @@ class OwnerLivenessTest {
     create("{\"prompt\":\"x\",\"after_seconds\":10}");
     a.beforeClaim = () -> a.session().append(EventTypes.SCHEDULE_CHANGE,
         Json.parse("{\"version\":1,\"operation\":\"delete\",\"id\":\"schedule-1\"}"));
+    int before = flushes();
     h.d.advance(Duration.ofSeconds(10));
+    assertThat(flushes()).isEqualTo(before + 1);
     assertThat(a.t.maintenanceCalls()).isEqualTo(1);
     assertThat(a.t.followups()).isEmpty();
     assertThat(dispatched()).isEmpty();
@@ -160,7 +165,9 @@ class OwnerLivenessTest {
     create("{\"prompt\":\"x\",\"after_seconds\":10}");
     a.beforeClaim = () -> a.session().append(EventTypes.SCHEDULE_CHANGE,
         Json.parse("{\"version\":1,\"operation\":\"delete\",\"id\":\"nope\"}"));
+    int before = flushes();
     h.d.advance(Duration.ofSeconds(10));
+    assertThat(flushes()).isEqualTo(before + 1);
     assertThat(a.t.followups()).isEmpty();
     assertThat(owner().faulted()).isTrue();
     assertThat(h.d.warnings().messages()).anyMatch(m -> m.contains("schedule delete targets inactive id \"nope\""));
@@ -173,7 +180,9 @@ class OwnerLivenessTest {
     create("{\"prompt\":\"x\",\"after_seconds\":10}");
     // the wall clock steps back between the drive's sample and the claim's
     a.beforeClaim = () -> h.d.time().setWall(Fixture.START.plusSeconds(7));
+    int before = flushes();
     h.d.advance(Duration.ofSeconds(10));
+    assertThat(flushes()).isEqualTo(before + 1);
     assertThat(a.t.maintenanceCalls()).isEqualTo(1);
     assertThat(a.t.followups()).isEmpty();
     assertThat(owner().timerArmed()).isTrue();

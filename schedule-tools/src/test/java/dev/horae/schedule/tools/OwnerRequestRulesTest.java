@@ -162,6 +162,20 @@ class OwnerRequestRulesTest {
   }
 
   @Test
+  void aCreateForAnotherAgentIsAnInternalErrorThatCostsNothing() {
+    TestAgent other = f.agent();
+    ToolDefinition create = f.host.tools().find(a, "schedule_create").orElseThrow();
+    int flushes = f.flushes(a);
+    JsonNode value = create.body()
+        .execute(Fixture.json("{\"prompt\":\"x\",\"after_seconds\":30}"), new ToolExecution(other, "c", AbortSignal.never()))
+        .toCompletableFuture().join();
+    assertThat(value.path("code").asText()).isEqualTo("internal_error");
+    assertThat(f.flushes(a)).isEqualTo(flushes);
+    assertThat(f.changes(a)).isEmpty();
+    assertThat(f.changes(other)).isEmpty();
+  }
+
+  @Test
   void closingTheInstallationRemovesTheToolsOfEveryAdoptedAgent() {
     f.create(a, "{\"prompt\":\"x\",\"after_seconds\":60}");
     assertThat(f.host.tools().visibleTo(a)).isNotEmpty();
