@@ -170,9 +170,6 @@ public final class JdbcSessionStore implements SessionStore {
       // also for a log of the stored length: one that ends differently does not continue it
       checkContinues(c, id, log.get((int) length - 1));
     }
-    if (log.size() == length) {
-      return;
-    }
     try (PreparedStatement insert = c.prepareStatement(tables.insertEvent())) {
       int pending = 0;
       for (SessionEvent e : log.subList((int) length, log.size())) {

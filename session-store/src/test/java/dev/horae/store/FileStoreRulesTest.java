@@ -62,6 +62,22 @@ class FileStoreRulesTest {
   }
 
   @Test
+  void aFlushLongerThanTheReadBufferReplaysWhole() throws Exception {
+    List<SessionEvent> log = new ArrayList<>();
+    for (int i = 0; i < 3; i++) {
+      log.add(SessionEvent.of(i, "test/big", i, Json.parse("{\"pad\":\"" + "p".repeat(50_000) + "\"}")));
+    }
+    try (FileSessionStore store = FileSessionStore.open(root)) {
+      persist(store, header("s"), log);
+    }
+    // one line of about 150 KB, over twice the scanner's first 64 KiB line buffer
+    assertThat(Logs.lines(eventsFile("s"))).singleElement().satisfies(l -> assertThat(l.length()).isGreaterThan(150_000));
+    try (FileSessionStore store = FileSessionStore.open(root)) {
+      assertThat(store.load("s").orElseThrow().events()).isEqualTo(log);
+    }
+  }
+
+  @Test
   void aHeaderThatNamesAnotherSessionIsRefused() throws Exception {
     try (FileSessionStore store = FileSessionStore.open(root)) {
       persist(store, header("a"), log(1));
