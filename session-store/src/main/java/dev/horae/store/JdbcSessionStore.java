@@ -186,7 +186,7 @@ public final class JdbcSessionStore implements SessionStore {
         length = row.getLong(2);
       }
     }
-    if (log.size() <= length) {
+    if (log.size() < length) {
       // a stale snapshot: a prefix of what is committed
       return;
     }
@@ -196,6 +196,7 @@ public final class JdbcSessionStore implements SessionStore {
       }
     }
     if (length > 0) {
+      // also for a log of the stored length: one that ends differently does not continue it
       checkContinues(c, id, log.get((int) length - 1));
     }
     try (PreparedStatement insert = c.prepareStatement(tables.insertEvent())) {

@@ -60,6 +60,11 @@ public final class CrashWriter {
   private static synchronized void print(String line) {
     out.print(line + "\n");
     out.flush();
+    if (out.checkError()) {
+      // the parent's end of the pipe is closed: its JVM was killed (a PIT or fork timeout) before
+      // it could kill this writer, which would otherwise fork ever longer logs until the disk fills
+      Runtime.getRuntime().halt(2);
+    }
   }
 
   /** One writer thread: take the next step under the log's lock, persist outside it. */

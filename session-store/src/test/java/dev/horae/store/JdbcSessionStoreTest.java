@@ -9,7 +9,6 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import dev.horae.spi.session.CreateOptions;
 import dev.horae.spi.session.Session;
 import dev.horae.spi.session.SessionStore;
-import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -24,7 +23,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import javax.sql.DataSource;
 import org.awaitility.Awaitility;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Nested;
@@ -34,14 +32,15 @@ import org.junit.jupiter.api.Timeout;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The shared store contract, and the JDBC store's own rules, on a real PostgreSQL (embedded). Each
- * test gets its own tables through a fresh prefix.
+ * The shared store contract, and the JDBC store's own rules, on a real PostgreSQL (embedded, one
+ * server per test JVM: {@link Postgres}). Each test gets its own tables through a fresh prefix.
+ * Tagged {@code postgres} as well as {@code slow}, so that PIT runs it (session-store's pom).
  */
 @Tag("slow")
+@Tag("postgres")
 class JdbcSessionStoreTest extends SessionStoreContract {
 
   private static final AtomicInteger TABLES = new AtomicInteger();
-  private static @Nullable EmbeddedPostgres postgres;
 
   private String prefix = "";
   private @Nullable JdbcSessionStore store;
@@ -51,21 +50,11 @@ class JdbcSessionStoreTest extends SessionStoreContract {
   // took about 16 s under a load of 15-18 on the 2-core CI machine
   @Timeout(180)
   static void startPostgres() throws Exception {
-    postgres = EmbeddedPostgres.start();
-  }
-
-  @AfterAll
-  static void stopPostgres() throws Exception {
-    if (postgres != null) {
-      postgres.close();
-    }
+    Postgres.start();
   }
 
   private static DataSource dataSource() {
-    if (postgres == null) {
-      throw new IllegalStateException("PostgreSQL is not running");
-    }
-    return postgres.getPostgresDatabase();
+    return Postgres.dataSource();
   }
 
   @BeforeEach
