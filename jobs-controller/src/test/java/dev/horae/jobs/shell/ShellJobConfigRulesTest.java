@@ -31,16 +31,16 @@ class ShellJobConfigRulesTest {
 
   @Test
   void everyBuilderValueIsCheckedAtBothEnds() {
-    assertThat(ShellJobConfig.builder().retain(0, 64).killGraceMs(0).drainGraceMs(0).build().retainHeadBytes()).isZero();
-    assertThatThrownBy(() -> ShellJobConfig.builder().retain(-1, 64).build())
+    assertThat(ShellJobConfig.builder().retainHeadBytes(0).retainTailBytes(64).killGraceMs(0).drainGraceMs(0).build().retainHeadBytes()).isZero();
+    assertThatThrownBy(() -> ShellJobConfig.builder().retainHeadBytes(-1).retainTailBytes(64).build())
         .hasMessage("shell-jobs: retainHeadBytes must be a whole number of at least 0, got -1");
     assertThatThrownBy(() -> ShellJobConfig.builder().drainGraceMs(-1).build())
         .hasMessage("shell-jobs: drainGraceMs must be a whole number of at least 0, got -1");
     assertThat(ShellJobConfig.builder().killGraceMs(SAFE).drainGraceMs(SAFE).build().killGraceMs()).isEqualTo(SAFE);
     assertThatThrownBy(() -> ShellJobConfig.builder().killGraceMs(SAFE + 1).build())
         .hasMessage("shell-jobs: killGraceMs must be a whole number of at least 0, got 9007199254740992");
-    assertThat(ShellJobConfig.builder().retain(16_777_216 - 64, 64).build().retainTailBytes()).isEqualTo(64);
-    assertThatThrownBy(() -> ShellJobConfig.builder().retain(16_777_216 - 63, 64).build())
+    assertThat(ShellJobConfig.builder().retainHeadBytes(16_777_216 - 64).retainTailBytes(64).build().retainTailBytes()).isEqualTo(64);
+    assertThatThrownBy(() -> ShellJobConfig.builder().retainHeadBytes(16_777_216 - 63).retainTailBytes(64).build())
         .hasMessage("shell-jobs: retainHeadBytes + retainTailBytes must be at most 16777216");
   }
 

@@ -8,7 +8,8 @@ import dev.horae.spi.AbortSignal;
 import dev.horae.spi.session.EventTypes;
 import dev.horae.spi.session.Json;
 import dev.horae.spi.session.SessionEvent;
-import dev.horae.spi.tool.ToolCall;
+import dev.horae.spi.gate.ToolCall;
+import dev.horae.spi.tool.ToolInvocation;
 import dev.horae.spi.tool.ToolResult;
 import dev.horae.testkit.TestHost;
 import dev.horae.testkit.session.HeldFlush;
@@ -38,13 +39,13 @@ class OwnerLivenessTest {
   @BeforeEach
   void setUp() {
     h = new LivenessHost(TestHost.builder().start(Fixture.START).build());
-    installation = new SchedulePlugin().install(h);
+    installation = SchedulePlugin.create().install(h);
     a = h.createAgent();
   }
 
   private String create(String args) {
     ToolResult r = h.d.tools()
-        .call(new ToolCall(a, "schedule_create", "call-" + CALLS.incrementAndGet(), Json.parse(args)), AbortSignal.never())
+        .call(new ToolInvocation(a, new ToolCall("call-" + CALLS.incrementAndGet(), "schedule_create", Json.parse(args))), AbortSignal.never())
         .toCompletableFuture().join();
     h.d.settle();
     assertThat(r.isError()).as("tool error: %s", r.text()).isFalse();
