@@ -247,14 +247,10 @@ public final class HoraeRuntime implements Host, AutoCloseable {
       return (RuntimeAgent) live.get();
     }
     Session session = sessions.get(sessionId).orElseGet(() -> store.ids().contains(sessionId)
-        ? resumed(sessionId)
+        // the agent's creation reopens the log: a parked turn stays parked, a cut one is closed
+        ? sessions.resume(sessionId)
         : sessions.create(new CreateOptions(Optional.of(sessionId), Optional.empty(), zone)));
     return core.agents().create(session, Optional.empty(), core.agentScope(session.id()), Optional.ofNullable(defaultModel));
-  }
-
-  private Session resumed(String sessionId) {
-    // the agent's creation reopens the log: a parked turn stays parked, a cut one is closed
-    return sessions.resume(sessionId);
   }
 
   /**

@@ -31,12 +31,11 @@ public final class HostServices {
   private final ServiceMap services = new ServiceMap();
   private final RuntimeAgents agents;
   private final LogInvariantService invariants;
-  private final SessionCommitStore commits;
 
   private HostServices(Sessions sessions, Executor drivers, WarningSink warnings, AgentFactory factory, boolean invariantsEnabled,
       InstantSource clock, boolean dispatch) {
     // gate commits live in the session logs and are durable before they count (gate specification §12.0)
-    this.commits = SessionCommitStore.over(sessions::get, sessions::flush);
+    SessionCommitStore commits = SessionCommitStore.over(sessions::get, sessions::flush);
     TurnEngine engine = new TurnEngine(tools, gates, warnings, () -> services.find(PromptSections.class), commits, clock, dispatch);
     this.agents = new RuntimeAgents(drivers, engine, warnings, factory);
     this.invariants = new LogInvariantService(sessions, invariantsEnabled);
@@ -62,15 +61,6 @@ public final class HostServices {
   public static HostServices assemble(Sessions sessions, Executor drivers, WarningSink warnings, AgentFactory factory,
       boolean invariantsEnabled, InstantSource clock, boolean dispatch) {
     return new HostServices(sessions, drivers, warnings, factory, invariantsEnabled, clock, dispatch);
-  }
-
-  /**
-   * The gate commit store over the session logs: parked calls' tickets and Run facts.
-   *
-   * @return the store
-   */
-  public SessionCommitStore commits() {
-    return commits;
   }
 
   /**

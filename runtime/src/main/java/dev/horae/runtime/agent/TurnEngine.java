@@ -556,9 +556,11 @@ public final class TurnEngine {
         }
         if (outcome instanceof GateOutcome.Schedule s) {
           if (s.actionKind().isPresent()) {
-            // absence is denial (gate specification §10.4): this runtime's environment permits no action kind
-            return CompletableFuture.<Boolean>failedFuture(new CapabilityBoundFailure(
-                "action kind " + s.actionKind().get() + " is not permitted for tool " + call.toolId()));
+            // absence is denial (gate specification §10.4): this runtime's environment permits no
+            // action kind; the call never runs, the model sees why, and the Run ends capability-bound
+            String refusal = "action kind " + s.actionKind().get() + " is not permitted for tool " + call.toolId();
+            settle(call, ToolResult.error("Error: blocked: " + refusal, Optional.of("BLOCKED")));
+            return CompletableFuture.<Boolean>failedFuture(new CapabilityBoundFailure(refusal));
           }
           return park(calls, call, settled, true, s.correlationId(), outcome.auditLabel());
         }

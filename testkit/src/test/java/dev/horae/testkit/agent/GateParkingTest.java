@@ -1,6 +1,7 @@
 package dev.horae.testkit.agent;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.horae.gate.AwaitReason;
@@ -8,9 +9,14 @@ import dev.horae.gate.PermissionDecision;
 import dev.horae.gate.ResumeCommand;
 import dev.horae.gate.ResumeResult;
 import dev.horae.gate.RunState;
+import dev.horae.gate.runtime.CommitRejectedException;
+import dev.horae.gate.runtime.CommittedRun;
 import dev.horae.gate.runtime.ResumeOutcome;
+import dev.horae.gate.runtime.SessionCommitStore;
+import dev.horae.gate.runtime.ToolWaitKind;
 import dev.horae.runtime.gate.AwaitingCall;
 import dev.horae.runtime.gate.TurnRun;
+import dev.horae.spi.agent.AgentStatus;
 import dev.horae.spi.gate.GateOutcome;
 import dev.horae.spi.gate.ToolCall;
 import dev.horae.spi.model.ChatMessage;
@@ -63,15 +69,34 @@ class GateParkingTest {
 
   private static final JsonNode ARGS = Json.parse("{\"to\":\"ada@example.com\"}");
 
-  @Test
-  void requireConfirmationParksTheExactCallAndApprovalRunsItOnceAndContinuesTheSameTurn() {
+  /** A host whose gate asks before every email. */
+  private TestHost confirming() {
     TestHost host = TestHost.builder().build();
     tools(host);
     confirmEmails(host);
-    ScriptedModel model = new ScriptedModel().thenCall("send_email", ARGS).thenText("sent it");
+    return host;
+  }
+
+  /** The host with the tools and a gate that schedules every email. */
+  private TestHost scheduling(TestHost host) {
+    tools(host);
+    scheduleEmails(host);
+    return host;
+  }
+
+  /** An agent on {@code model} that was asked to mail Ada, settled. */
+  private static TestAgent mailAda(TestHost host, ScriptedModel model) {
     TestAgent agent = host.createAgent().useModel(model);
     host.prompt(agent, "mail ada");
     host.settle();
+    return agent;
+  }
+
+  @Test
+  void requireConfirmationParksTheExactCallAndApprovalRunsItOnceAndContinuesTheSameTurn() {
+    TestHost host = confirming();
+    ScriptedModel model = new ScriptedModel().thenCall("send_email", ARGS).thenText("sent it");
+    TestAgent agent = mailAda(host, model);
 
     assertThat(sends).hasValue(0);
     assertThat(agent.parked()).isTrue();
@@ -100,21 +125,23 @@ class GateParkingTest {
     assertThat(second.get(second.size() - 2)).isInstanceOf(ChatMessage.Assistant.class);
     assertThat(decisions(agent)).containsExactly("ask", "approved");
     assertThat(host.agents().awaiting()).isEmpty();
+    // the Run's terminal fact precedes turn/end, and its sealed batch keeps the call's settlement
+    assertThat(types(agent)).endsWith("gate/commit", "turn/end");
+    JsonNode ended = last(agent, "gate/commit").path("commit");
+    assertThat(ended.path("run").path("type").asText()).isEqualTo("ended");
+    assertThat(ended.path("state").get(0).path("value").path("calls").get(0).path("phase").path("type").asText())
+        .isEqualTo("completed");
 
-    ResumeOutcome again = host.agents().resume(agent, command(call, ResumeResult.allow())).toCompletableFuture().join();
+    ResumeOutcome again = answered(host, host.agents().resume(agent, command(call, ResumeResult.allow())));
     assertThat(again).isInstanceOfSatisfying(ResumeOutcome.Rejected.class, r -> assertThat(r.code()).isEqualTo("notAwaiting"));
     assertThat(sends).hasValue(1);
   }
 
   @Test
   void aDenialGivesTheModelTheBlockedResultAndTheToolNeverRuns() {
-    TestHost host = TestHost.builder().build();
-    tools(host);
-    confirmEmails(host);
+    TestHost host = confirming();
     ScriptedModel model = new ScriptedModel().thenCall("send_email", ARGS).thenText("ok, not sent");
-    TestAgent agent = host.createAgent().useModel(model);
-    host.prompt(agent, "mail ada");
-    host.settle();
+    TestAgent agent = mailAda(host, model);
     AwaitingCall call = host.agents().awaiting().get(0);
 
     var unused = host.agents().resume(agent, command(call, new ResumeResult.Permission(new PermissionDecision.Deny(Optional.of("not today")))));
@@ -130,12 +157,8 @@ class GateParkingTest {
 
   @Test
   void aScheduledCallIsCommittedBeforeTheDispatcherPerformsItOnce() {
-    TestHost host = TestHost.builder().build();
-    tools(host);
-    scheduleEmails(host);
-    TestAgent agent = host.createAgent().useModel(new ScriptedModel().thenCall("send_email", ARGS).thenText("queued and sent"));
-    host.prompt(agent, "mail ada");
-    host.settle();
+    TestHost host = scheduling(TestHost.builder().build());
+    TestAgent agent = mailAda(host, new ScriptedModel().thenCall("send_email", ARGS).thenText("queued and sent"));
 
     assertThat(sends).hasValue(1);
     List<String> types = types(agent);
@@ -151,9 +174,7 @@ class GateParkingTest {
 
   @Test
   void theCallsAfterAParkedOneWaitAndAreGatedAfterTheAnswer() {
-    TestHost host = TestHost.builder().build();
-    tools(host);
-    confirmEmails(host);
+    TestHost host = confirming();
     ModelResponse two = ModelResponse.calls(new ToolCall("c-1", "send_email", ARGS), new ToolCall("c-2", "read", Json.parse("{}")));
     TestAgent agent = host.createAgent().useModel(new ScriptedModel().then(two).thenText("done"));
     host.prompt(agent, "mail then read");
@@ -172,13 +193,9 @@ class GateParkingTest {
 
   @Test
   void inputArrivingWhileParkedWaitsForTheTurnAndIsNotLost() {
-    TestHost host = TestHost.builder().build();
-    tools(host);
-    confirmEmails(host);
+    TestHost host = confirming();
     ScriptedModel model = new ScriptedModel().thenCall("send_email", ARGS).thenText("sent").thenText("hello again");
-    TestAgent agent = host.createAgent().useModel(model);
-    host.prompt(agent, "mail ada");
-    host.settle();
+    TestAgent agent = mailAda(host, model);
     host.prompt(agent, "are you there?");
     host.settle();
     assertThat(agent.parked()).isTrue();
@@ -194,18 +211,14 @@ class GateParkingTest {
 
   @Test
   void aCommandWithAnotherIdentityIsRejectedAndChangesNothing() {
-    TestHost host = TestHost.builder().build();
-    tools(host);
-    confirmEmails(host);
-    TestAgent agent = host.createAgent().useModel(new ScriptedModel().thenCall("send_email", ARGS).thenText("x"));
-    host.prompt(agent, "mail ada");
-    host.settle();
+    TestHost host = confirming();
+    TestAgent agent = mailAda(host, new ScriptedModel().thenCall("send_email", ARGS).thenText("x"));
     AwaitingCall call = host.agents().awaiting().get(0);
     int before = agent.session().events().size();
 
     ResumeCommand wrong = ResumeCommand.of("another-correlation", call.runId(), call.sessionId(), call.ticket().snapshotId(),
         call.ticket().catalogFingerprint(), ResumeResult.allow(), 0L);
-    ResumeOutcome outcome = host.agents().resume(agent, wrong).toCompletableFuture().join();
+    ResumeOutcome outcome = answered(host, host.agents().resume(agent, wrong));
 
     assertThat(outcome).isInstanceOfSatisfying(ResumeOutcome.Rejected.class, r -> assertThat(r.code()).isEqualTo("correlationMismatch"));
     assertThat(agent.session().events()).hasSize(before);
@@ -215,16 +228,12 @@ class GateParkingTest {
 
   @Test
   void aChangedToolCatalogRejectsTheResumeAndKeepsTheTicket() {
-    TestHost host = TestHost.builder().build();
-    tools(host);
-    confirmEmails(host);
-    TestAgent agent = host.createAgent().useModel(new ScriptedModel().thenCall("send_email", ARGS).thenText("x"));
-    host.prompt(agent, "mail ada");
-    host.settle();
+    TestHost host = confirming();
+    TestAgent agent = mailAda(host, new ScriptedModel().thenCall("send_email", ARGS).thenText("x"));
     AwaitingCall call = host.agents().awaiting().get(0);
     host.tools().register(ToolDefinition.builder("delete_everything").body((a, e) -> CompletableFuture.completedFuture(a)).build());
 
-    ResumeOutcome outcome = host.agents().resume(agent, command(call, ResumeResult.allow())).toCompletableFuture().join();
+    ResumeOutcome outcome = answered(host, host.agents().resume(agent, command(call, ResumeResult.allow())));
 
     assertThat(outcome).isInstanceOfSatisfying(ResumeOutcome.Rejected.class, r -> assertThat(r.code()).isEqualTo("fingerprintMismatch"));
     assertThat(host.agents().awaiting()).hasSize(1);
@@ -233,12 +242,8 @@ class GateParkingTest {
 
   @Test
   void ofTwoAnswersToOneTicketOnlyTheFirstRunsTheTool() {
-    TestHost host = TestHost.builder().build();
-    tools(host);
-    confirmEmails(host);
-    TestAgent agent = host.createAgent().useModel(new ScriptedModel().thenCall("send_email", ARGS).thenText("x"));
-    host.prompt(agent, "mail ada");
-    host.settle();
+    TestHost host = confirming();
+    TestAgent agent = mailAda(host, new ScriptedModel().thenCall("send_email", ARGS).thenText("x"));
     AwaitingCall call = host.agents().awaiting().get(0);
 
     // both answers arrive before the first one's continuation has run a single stage
@@ -250,16 +255,15 @@ class GateParkingTest {
     assertThat(second.toCompletableFuture().join()).isInstanceOfSatisfying(ResumeOutcome.Rejected.class,
         r -> assertThat(r.code()).isEqualTo("notAwaiting"));
     assertThat(sends).hasValue(1);
+    // the losing answer left the agent to the winner: the turn ended and the agent is idle
+    assertThat(agent.parked()).isFalse();
+    assertThat(agent.status()).isEqualTo(AgentStatus.IDLE);
   }
 
   @Test
   void aParkedTurnSurvivesARestartAndIsAnsweredThere() {
-    TestHost host = TestHost.builder().build();
-    tools(host);
-    confirmEmails(host);
-    TestAgent agent = host.createAgent().useModel(new ScriptedModel().thenCall("send_email", ARGS));
-    host.prompt(agent, "mail ada");
-    host.settle();
+    TestHost host = confirming();
+    TestAgent agent = mailAda(host, new ScriptedModel().thenCall("send_email", ARGS));
     String sessionId = agent.session().id();
 
     TestHost after = host.restart();
@@ -279,12 +283,8 @@ class GateParkingTest {
 
   @Test
   void aScheduledActionLeftByAStoppedProcessIsPerformedOnceByTheReopenedAgent() {
-    TestHost host = TestHost.builder().dispatchScheduledActions(false).build();
-    tools(host);
-    scheduleEmails(host);
-    TestAgent agent = host.createAgent().useModel(new ScriptedModel().thenCall("send_email", ARGS));
-    host.prompt(agent, "mail ada");
-    host.settle();
+    TestHost host = scheduling(TestHost.builder().dispatchScheduledActions(false).build());
+    TestAgent agent = mailAda(host, new ScriptedModel().thenCall("send_email", ARGS));
     assertThat(sends).hasValue(0);
     String sessionId = agent.session().id();
 
@@ -307,9 +307,7 @@ class GateParkingTest {
         .body((args, exec) -> new CompletableFuture<>())
         .build());
     confirmEmails(host);
-    TestAgent agent = host.createAgent().useModel(new ScriptedModel().thenCall("send_email", ARGS));
-    host.prompt(agent, "mail ada");
-    host.settle();
+    TestAgent agent = mailAda(host, new ScriptedModel().thenCall("send_email", ARGS));
     var unused = host.agents().resume(agent, command(host.agents().awaiting().get(0), ResumeResult.allow()));
     host.settle();
     assertThat(host.sessions().flush(agent.session()).toCompletableFuture().join()).isTrue();
@@ -326,7 +324,57 @@ class GateParkingTest {
     assertThat(after.agents().awaiting()).isEmpty();
   }
 
+  @Test
+  void aScheduleNamingAnActionKindIsRefusedNoCallRunsAndTheRunEndsCapabilityBound() {
+    TestHost host = TestHost.builder().build();
+    tools(host);
+    var unused = host.gates().register((call, state) -> CompletableFuture.completedFuture(
+        GateOutcome.schedule("sched-" + call.callId(), "payment")));
+    TestAgent agent = mailAda(host, new ScriptedModel().thenCall("send_email", ARGS).thenText("x"));
+
+    assertThat(sends).hasValue(0);
+    assertThat(agent.parked()).isFalse();
+    assertThat(host.agents().awaiting()).isEmpty();
+    assertThat(last(agent, "turn/end").path("reason").asText()).isEqualTo("error");
+    JsonNode run = last(agent, "gate/commit").path("commit").path("run");
+    assertThat(run.path("type").asText()).isEqualTo("ended");
+    assertThat(run.toString()).contains("capability_bound");
+    assertThat(last(agent, "tool/result").path("content").get(0).path("text").asText())
+        .isEqualTo("Error: blocked: action kind payment is not permitted for tool send_email");
+  }
+
+  @Test
+  void thePreCommitIsFencedByTheRunHeadSoAStaleAnswerCannotConsumeTheTicketAgain() {
+    TestHost host = confirming();
+    TestAgent agent = mailAda(host, new ScriptedModel().thenCall("send_email", ARGS).thenText("x"));
+    AwaitingCall call = host.agents().awaiting().get(0);
+    SessionCommitStore commits = SessionCommitStore.over(host.sessions()::get);
+    commits.track(agent.session());
+    CommittedRun parked = commits.view().committedRun(call.runId()).orElseThrow();
+    ToolCall waiting = call.ticket().toolCall().orElseThrow();
+
+    // two writers read the same committed head; the first one's pre-commit lands
+    TurnRun first = TurnRun.committed(commits, parked);
+    TurnRun stale = TurnRun.committed(commits, parked);
+    first.approve(waiting, ToolWaitKind.TOOL_PERMISSION, call.ticket().correlationId()).toCompletableFuture().join();
+    int before = agent.session().events().size();
+
+    assertThatThrownBy(() -> stale.approve(waiting, ToolWaitKind.TOOL_PERMISSION, call.ticket().correlationId())
+        .toCompletableFuture().join())
+        .hasCauseInstanceOf(CommitRejectedException.class)
+        .cause().satisfies(e -> assertThat(((CommitRejectedException) e).code()).isEqualTo("runHeadMoved"));
+    assertThat(agent.session().events()).hasSize(before);
+  }
+
   // ---- helpers -------------------------------------------------------------------------------
+
+  /** The outcome once the host has run everything runnable: an answer never waits on wall time. */
+  private static ResumeOutcome answered(TestHost host, CompletionStage<ResumeOutcome> stage) {
+    host.settle();
+    CompletableFuture<ResumeOutcome> f = stage.toCompletableFuture();
+    assertThat(f).as("answered once the host settled").isDone();
+    return f.join();
+  }
 
   private static ResumeCommand command(AwaitingCall call, ResumeResult result) {
     return ResumeCommand.fromTicket(call.ticket(), result, 0L);
