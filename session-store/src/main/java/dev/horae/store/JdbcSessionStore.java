@@ -379,7 +379,8 @@ public final class JdbcSessionStore implements SessionStore {
   private SessionEvent decode(String id, long seq, String text) {
     SessionEvent event;
     try {
-      event = EventCodec.fromJson(Json.parse(text));
+      // a fresh tree of this row alone: no copy of its data
+      event = EventCodec.fromParsed(Json.parse(text));
     } catch (IllegalArgumentException e) {
       throw new SessionStoreException(
           "session " + id + " has a corrupt event at seq " + seq + " in " + tables.events() + ": " + e.getMessage(), e);

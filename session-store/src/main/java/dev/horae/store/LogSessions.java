@@ -237,7 +237,9 @@ public final class LogSessions implements Sessions {
       StoredSession stored = load(id);
       synchronized (registry) {
         requireNotLive(id);
-        return register(stored.header(), Events.copyAll(stored.events()));
+        // the loaded events become the live log as they are (SessionStore#load): a second copy of
+        // a million-event log would double both the open's time and the session's heap
+        return register(stored.header(), stored.events());
       }
     }
     // leased: lease, load and registration are one step on this node, so neither a second open
@@ -246,7 +248,7 @@ public final class LogSessions implements Sessions {
       requireNotLive(id);
       return underLease(id, () -> {
         StoredSession stored = load(id);
-        return register(stored.header(), Events.copyAll(stored.events()));
+        return register(stored.header(), stored.events());
       });
     }
   }

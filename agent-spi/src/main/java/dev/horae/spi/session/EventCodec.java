@@ -5,7 +5,9 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The JSON form of a {@link SessionEvent}, shared by every store and by offline tools:
@@ -14,7 +16,23 @@ import java.util.Optional;
  */
 public final class EventCodec {
 
+  // a log holds a handful of types a million times: one string per type instead of one per event
+  // (about 56 bytes each); bounded, so a log of ever new types cannot grow it without end
+  private static final int CANONICAL_TYPES = 1024;
+  private static final Map<String, String> TYPES = new ConcurrentHashMap<>();
+
   private EventCodec() {}
+
+  private static String canonical(String type) {
+    String known = TYPES.get(type);
+    if (known != null) {
+      return known;
+    }
+    if (TYPES.size() < CANONICAL_TYPES) {
+      known = TYPES.putIfAbsent(type, type);
+    }
+    return known == null ? type : known;
+  }
 
   /**
    * Encodes an event.
@@ -53,6 +71,23 @@ public final class EventCodec {
    * @throws IllegalArgumentException when the shape is wrong
    */
   public static SessionEvent fromJson(JsonNode json) {
+    return decode(json, true);
+  }
+
+  /**
+   * Decodes an event from a tree the caller has just parsed and hands over: {@code data} is the
+   * tree's own node, not a copy. A store's decoder reads each line into a fresh tree that no one
+   * else holds, so copying it again would only double the cost of a replay.
+   *
+   * @param json the event object; the caller must not change or share it afterwards
+   * @return the event
+   * @throws IllegalArgumentException when the shape is wrong
+   */
+  public static SessionEvent fromParsed(JsonNode json) {
+    return decode(json, false);
+  }
+
+  private static SessionEvent decode(JsonNode json, boolean copy) {
     if (!json.isObject()) {
       throw new IllegalArgumentException("event must be a JSON object");
     }
@@ -89,6 +124,6 @@ public final class EventCodec {
     if (src != null && src.isArray()) {
       src.forEach(n -> sources.add(n.asLong()));
     }
-    return new SessionEvent(seq.longValue(), type.asText(), time.longValue(), data.deepCopy(), surface, sources);
+    return new SessionEvent(seq.longValue(), canonical(type.asText()), time.longValue(), copy ? data.deepCopy() : data, surface, sources);
   }
 }

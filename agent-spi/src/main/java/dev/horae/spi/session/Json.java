@@ -2,6 +2,7 @@ package dev.horae.spi.session;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.cfg.JsonNodeFeature;
@@ -23,6 +24,10 @@ public final class Json {
           .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
           .disable(JsonNodeFeature.STRIP_TRAILING_BIGDECIMAL_ZEROES)
           .build();
+
+  // a reader bound to trees once: a replay parses a million lines and the mapper's own readTree
+  // would resolve the target type for each of them
+  private static final ObjectReader TREE = MAPPER.readerFor(JsonNode.class);
 
   private Json() {}
 
@@ -105,6 +110,27 @@ public final class Json {
       return MAPPER.readTree(text);
     } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
       throw new IllegalArgumentException("not JSON: " + e.getOriginalMessage(), e);
+    }
+  }
+
+  /**
+   * Parses UTF-8 JSON bytes, with the same limits as {@link #parse(String)}. Bytes that are not
+   * UTF-8 are refused.
+   *
+   * @param utf8 the buffer
+   * @param offset where the JSON starts
+   * @param length how many bytes it has
+   * @return the tree
+   * @throws IllegalArgumentException when the bytes are not JSON
+   */
+  public static JsonNode parse(byte[] utf8, int offset, int length) {
+    try {
+      JsonNode tree = TREE.readTree(utf8, offset, length);
+      // bytes holding no value at all read as the missing node, as parse(String) reads them
+      return tree == null ? com.fasterxml.jackson.databind.node.MissingNode.getInstance() : tree;
+    } catch (java.io.IOException e) {
+      String message = e instanceof com.fasterxml.jackson.core.JsonProcessingException p ? p.getOriginalMessage() : e.getMessage();
+      throw new IllegalArgumentException("not JSON: " + message, e);
     }
   }
 

@@ -13,6 +13,10 @@ public interface SessionStore extends DurabilityListener {
   /**
    * Loads a persisted session.
    *
+   * <p>The sessions service adopts the returned events as the live log without copying them, so
+   * a store hands out events it will not change afterwards: trees fresh from its decoder, or the
+   * read-only events it was given to persist (every {@link SessionEvent}'s data is read-only).
+   *
    * @param id session id
    * @return the session as last made durable, or empty when the store has none
    * @throws RuntimeException when the stored data is corrupt (never silently truncated)

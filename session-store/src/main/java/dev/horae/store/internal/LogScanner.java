@@ -21,7 +21,7 @@ import java.util.Optional;
  */
 final class LogScanner {
 
-  private static final int CHUNK = 1 << 16;
+  private static final int CHUNK = 1 << 20;
 
   private LogScanner() {}
 
@@ -57,54 +57,72 @@ final class LogScanner {
    */
   static Scan scan(Path file) throws IOException {
     List<SessionEvent> events = new ArrayList<>();
-    byte[] line = new byte[CHUNK];
-    int lineLength = 0;
+    // lines are decoded where they were read: no byte is copied into a line buffer first
+    byte[] buffer = new byte[CHUNK];
+    int start = 0;
+    int filled = 0;
+    int searched = 0;
     long lineNumber = 0;
     long lineStart = 0;
     Pending pending = null;
-    byte[] chunk = new byte[CHUNK];
     try (InputStream in = Files.newInputStream(file)) {
-      int n;
-      while ((n = in.read(chunk)) > 0) {
-        for (int i = 0; i < n; i++) {
-          byte b = chunk[i];
-          if (b != '\n') {
-            if (lineLength == line.length) {
-              line = Arrays.copyOf(line, line.length * 2);
-            }
-            line[lineLength++] = b;
-            continue;
-          }
+      while (true) {
+        int newline;
+        while ((newline = indexOfNewline(buffer, start + searched, filled)) >= 0) {
+          int length = newline - start;
           lineNumber++;
           if (pending != null) {
             throw corrupt(file, pending);
           }
           long seq = events.size();
-          LineResult result = LineFrame.decode(line, lineLength, seq);
+          LineResult result = LineFrame.decode(buffer, start, length, seq);
           if (result instanceof LineResult.Good good) {
             events.addAll(good.events());
           } else if (result instanceof LineResult.SeqGap gap) {
             throw new CommitLogCorruptException(
                 file, lineNumber, seq, "seq gap: expected seq " + gap.expected() + ", found " + gap.found());
           } else {
-            pending = new Pending(lineNumber, lineStart, lineLength + 1L, seq, ((LineResult.BadFrame) result).why());
+            pending = new Pending(lineNumber, lineStart, length + 1L, seq, ((LineResult.BadFrame) result).why());
           }
-          lineStart += lineLength + 1L;
-          lineLength = 0;
+          lineStart += length + 1L;
+          start = newline + 1;
+          searched = 0;
         }
+        // the unfinished line moves to the front; a line longer than the buffer doubles it
+        searched = filled - start;
+        System.arraycopy(buffer, start, buffer, 0, filled - start);
+        filled -= start;
+        start = 0;
+        if (filled == buffer.length) {
+          buffer = Arrays.copyOf(buffer, buffer.length * 2);
+        }
+        int n = in.read(buffer, filled, buffer.length - filled);
+        if (n < 0) {
+          break;
+        }
+        filled += n;
       }
     }
-    if (lineLength > 0) {
+    if (filled > 0) {
       lineNumber++;
       if (pending != null) {
         throw corrupt(file, pending);
       }
-      return new Scan(events, lineStart, Optional.of(new Torn(lineNumber, lineLength, "no final newline")));
+      return new Scan(events, lineStart, Optional.of(new Torn(lineNumber, filled, "no final newline")));
     }
     if (pending != null) {
       return new Scan(events, pending.start(), Optional.of(new Torn(pending.line(), pending.bytes(), pending.why())));
     }
     return new Scan(events, lineStart, Optional.empty());
+  }
+
+  private static int indexOfNewline(byte[] bytes, int from, int to) {
+    for (int i = from; i < to; i++) {
+      if (bytes[i] == '\n') {
+        return i;
+      }
+    }
+    return -1;
   }
 
   private static CommitLogCorruptException corrupt(Path file, Pending bad) {

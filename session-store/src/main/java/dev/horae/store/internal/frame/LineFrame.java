@@ -61,21 +61,41 @@ public final class LineFrame {
    * @return the decoded events, or why the line is bad
    */
   public static LineResult decode(byte[] line, int length, long expectedSeq) {
+    return decode(line, 0, length, expectedSeq);
+  }
+
+  /**
+   * Decodes one stored line (without its terminating newline) that lies inside a larger buffer, so
+   * a reader can decode straight from what it read.
+   *
+   * @param buffer the bytes holding the line
+   * @param offset where the line starts
+   * @param length number of bytes that belong to it
+   * @param expectedSeq the seq its first event must carry (the number of events before it)
+   * @return the decoded events, or why the line is bad
+   */
+  public static LineResult decode(byte[] buffer, int offset, int length, long expectedSeq) {
     if (length == 0) {
       return new LineResult.BadFrame("empty line");
     }
-    if (length < CRC_HEX_DIGITS + 2 || line[CRC_HEX_DIGITS] != ' ') {
+    if (length < CRC_HEX_DIGITS + 2 || buffer[offset + CRC_HEX_DIGITS] != ' ') {
       return new LineResult.BadFrame("malformed frame (expected \"<crc32c> <json>\")");
     }
-    String stored = new String(line, 0, CRC_HEX_DIGITS, StandardCharsets.US_ASCII);
-    String computed = crcHex(line, CRC_HEX_DIGITS + 1, length - CRC_HEX_DIGITS - 1);
-    if (!stored.equals(computed)) {
-      return new LineResult.BadFrame("crc mismatch (stored " + stored + ", computed " + computed + ")");
+    int json = offset + CRC_HEX_DIGITS + 1;
+    int jsonLength = length - CRC_HEX_DIGITS - 1;
+    long stored = lowercaseHex(buffer, offset, CRC_HEX_DIGITS);
+    CRC32C crc = new CRC32C();
+    crc.update(buffer, json, jsonLength);
+    if (stored != crc.getValue()) {
+      // the texts are built only for a bad line: a million good lines format nothing
+      return new LineResult.BadFrame("crc mismatch (stored " + new String(buffer, offset, CRC_HEX_DIGITS, StandardCharsets.US_ASCII)
+          + ", computed " + String.format("%08x", crc.getValue()) + ")");
     }
-    String text = new String(line, CRC_HEX_DIGITS + 1, length - CRC_HEX_DIGITS - 1, StandardCharsets.UTF_8);
     JsonNode array;
     try {
-      array = Json.parse(text);
+      // parsed from the bytes themselves: no intermediate string, and bytes that are not UTF-8
+      // make the line unparsable instead of turning into replacement characters
+      array = Json.parse(buffer, json, jsonLength);
     } catch (IllegalArgumentException e) {
       return new LineResult.BadFrame("unparsable JSON: " + e.getMessage());
     }
@@ -87,7 +107,8 @@ public final class LineFrame {
     for (JsonNode node : array) {
       SessionEvent event;
       try {
-        event = EventCodec.fromJson(node);
+        // the tree was parsed just now and is handed to no one else: no copy of its data
+        event = EventCodec.fromParsed(node);
       } catch (IllegalArgumentException e) {
         return new LineResult.BadFrame("bad event at seq " + next + ": " + e.getMessage());
       }
@@ -98,6 +119,27 @@ public final class LineFrame {
       next++;
     }
     return new LineResult.Good(events);
+  }
+
+  /**
+   * The value of the first {@code digits} bytes as lowercase hex, or -1 when one of them is not
+   * {@code 0-9} or {@code a-f} (the writer's form; anything else can match no checksum).
+   */
+  private static long lowercaseHex(byte[] bytes, int offset, int digits) {
+    long value = 0;
+    for (int i = offset; i < offset + digits; i++) {
+      int b = bytes[i];
+      int d;
+      if (b >= '0' && b <= '9') {
+        d = b - '0';
+      } else if (b >= 'a' && b <= 'f') {
+        d = b - 'a' + 10;
+      } else {
+        return -1;
+      }
+      value = value << 4 | d;
+    }
+    return value;
   }
 
   /**
