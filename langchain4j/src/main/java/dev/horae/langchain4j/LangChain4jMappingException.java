@@ -5,7 +5,7 @@ import java.util.Objects;
 
 /**
  * A value that has no faithful counterpart on the other side of the LangChain4j mapping: a JSON
- * Schema LangChain4j cannot carry, a message kind Horae's history has no place for. The message is
+ * Schema LangChain4j cannot carry, or a LangChain4j schema Horae's subset cannot hold. The message is
  * stable ({@code <code>: <detail>}); nothing was sent or registered.
  */
 public final class LangChain4jMappingException extends HoraeException {
@@ -14,15 +14,13 @@ public final class LangChain4jMappingException extends HoraeException {
 
   /** A tool schema that cannot be mapped faithfully. */
   public static final String UNSUPPORTED_SCHEMA = "unsupported-schema";
-  /** A LangChain4j message or content that Horae's model-visible history cannot hold. */
-  public static final String UNSUPPORTED_MESSAGE = "unsupported-message";
 
   private final String code;
 
   /**
    * Creates the failure.
    *
-   * @param code {@link #UNSUPPORTED_SCHEMA} or {@link #UNSUPPORTED_MESSAGE}
+   * @param code {@link #UNSUPPORTED_SCHEMA}
    * @param detail what could not be mapped, and where
    */
   public LangChain4jMappingException(String code, String detail) {
@@ -33,7 +31,7 @@ public final class LangChain4jMappingException extends HoraeException {
   /**
    * The stable code.
    *
-   * @return {@link #UNSUPPORTED_SCHEMA} or {@link #UNSUPPORTED_MESSAGE}
+   * @return {@link #UNSUPPORTED_SCHEMA}
    */
   public String code() {
     return code;
