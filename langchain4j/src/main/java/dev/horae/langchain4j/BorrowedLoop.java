@@ -1,0 +1,483 @@
+package dev.horae.langchain4j;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.horae.runtime.HoraeRuntime;
+import dev.horae.runtime.agent.RuntimeAgent;
+import dev.horae.runtime.gate.TurnRun;
+import dev.horae.spi.AbortSignal;
+import dev.horae.spi.gate.GateOutcome;
+import dev.horae.spi.gate.StateView;
+import dev.horae.spi.gate.ToolCall;
+import dev.horae.spi.jobs.PromptSection;
+import dev.horae.spi.jobs.PromptSections;
+import dev.horae.spi.json.EcmaJson;
+import dev.horae.spi.message.ContentBlock;
+import dev.horae.spi.message.MessageSource;
+import dev.horae.spi.message.UserMessage;
+import dev.horae.spi.model.History;
+import dev.horae.spi.model.ModelResponse;
+import dev.horae.spi.model.ToolSpec;
+import dev.horae.spi.session.AppendOptions;
+import dev.horae.spi.session.EventTypes;
+import dev.horae.spi.session.Json;
+import dev.horae.spi.session.Session;
+import dev.horae.spi.session.SessionEvent;
+import dev.horae.spi.tool.ToolDefinition;
+import dev.horae.spi.tool.ToolInvocation;
+import dev.horae.spi.tool.ToolResult;
+import dev.horae.timecontext.ReadingMessages;
+import dev.horae.timecontext.TimeContextConfig;
+import dev.horae.timecontext.TimeReadings;
+import dev.langchain4j.agent.tool.ToolExecutionRequest;
+import dev.langchain4j.data.message.ChatMessage;
+import dev.langchain4j.data.message.SystemMessage;
+import dev.langchain4j.invocation.InvocationContext;
+import dev.langchain4j.memory.chat.MessageWindowChatMemory;
+import dev.langchain4j.model.chat.request.ChatRequest;
+import dev.langchain4j.observability.api.event.AiServiceCompletedEvent;
+import dev.langchain4j.observability.api.event.AiServiceErrorEvent;
+import dev.langchain4j.observability.api.event.AiServiceResponseReceivedEvent;
+import dev.langchain4j.observability.api.event.ToolExecutedEvent;
+import dev.langchain4j.observability.api.listener.AiServiceCompletedListener;
+import dev.langchain4j.observability.api.listener.AiServiceErrorListener;
+import dev.langchain4j.observability.api.listener.AiServiceResponseReceivedListener;
+import dev.langchain4j.observability.api.listener.ToolExecutedEventListener;
+import dev.langchain4j.service.AiServices;
+import dev.langchain4j.service.tool.ToolErrorHandlerResult;
+import dev.langchain4j.service.tool.ToolExecutionResult;
+import dev.langchain4j.service.tool.ToolExecutor;
+import dev.langchain4j.service.tool.ToolProviderResult;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Borrowed-loop mode: the application keeps its {@code AiServices} loop, and one call, {@link
+ * #configure}, gives that loop Horae's tools (Schedule, jobs and every other tool registered on
+ * {@code horae.tools()}), a time reading before every model call, the gate chain, and {@link
+ * HoraeChatMemoryStore} as its memory. Each AiServices call is recorded in the session of its
+ * memory id as one turn, in the event order of the runtime's own turns (host contract §6.1), so
+ * reminders, readings and the runtime's later turns see one consistent log:
+ *
+ * <ol>
+ *   <li>before each model call (AiServices' chat request transformer): {@code step/end} of the
+ *       previous step, {@code step/start}, the user's message (first step), the time reading from
+ *       time-context's reading builder, {@code request/header}; the request's messages are then
+ *       replaced by the log's model-visible history, after the call's system message with the
+ *       registered prompt sections appended;
+ *   <li>each response: {@code assistant/chunk} and {@code assistant/message} with its tool calls
+ *       and usage;
+ *   <li>each Horae tool call: {@code tool/call}, the gate chain, the tool registry's pipeline,
+ *       {@code tool/result}; an application tool AiServices runs itself is recorded after it ran;
+ *   <li>the call's end: {@code step/end} and {@code turn/end} ({@code completed}, or {@code error}
+ *       with each unanswered call recorded as not performed).
+ * </ol>
+ *
+ * <p>While the call runs the agent is in an external turn ({@link
+ * RuntimeAgent#beginExternalTurn()}): a reminder that comes due waits for it and then runs as a
+ * runtime-driven turn with the agent's model. A gate's {@code requireConfirmation} or {@code
+ * schedule} cannot be parked by a loop that must return an answer now: the call fails with {@link
+ * BorrowedLoopException#PARKING_UNSUPPORTED}, the tool is not run, and nothing pretends it was.
+ * Use the runtime-driven mode ({@link LangChain4jModel}) for tools that need those verdicts.
+ *
+ * <p>Limits (docs/langchain4j.md): synchronous AiServices methods only (a {@code TokenStream}
+ * method runs its tools and callbacks on other threads, which this recording does not follow); one
+ * call per memory id at a time; the memory id is the session id; the builder's own chat memory,
+ * chat request transformer and tool execution error handler are replaced; the application's own
+ * {@code builder.tools(...)} run without the gate chain (register them with {@link
+ * LangChain4jTools} instead to gate them).
+ */
+public final class BorrowedLoop {
+
+  private final HoraeRuntime horae;
+  private final TimeContextConfig.Resolved readings;
+  private final Optional<String> sessionZone;
+  private final HoraeChatMemoryStore memory;
+  private final Map<String, Turn> active = new ConcurrentHashMap<>();
+
+  private BorrowedLoop(HoraeRuntime horae, TimeContextConfig.Resolved readings, Optional<String> sessionZone) {
+    this.horae = horae;
+    this.readings = readings;
+    this.sessionZone = sessionZone;
+    this.memory = new HoraeChatMemoryStore(horae);
+  }
+
+  /**
+   * A borrowed loop over a runtime, reading time with the configuration the runtime's
+   * time-context plugin was installed with.
+   *
+   * @param horae the runtime (its plugins installed)
+   * @param timeContext the time-context configuration
+   * @param sessionZone the zone of a session the loop creates, or empty for none
+   * @return the loop
+   * @throws dev.horae.timecontext.InvalidConfigException when the configuration names no zone
+   *     and the runtime's process zone cannot be resolved
+   */
+  public static BorrowedLoop create(HoraeRuntime horae, TimeContextConfig timeContext, Optional<String> sessionZone) {
+    Objects.requireNonNull(horae, "horae");
+    TimeContextConfig.Resolved resolved = timeContext.resolve(() -> TimeContextConfig.processZoneName(horae.processZone().get()));
+    return new BorrowedLoop(horae, resolved, Objects.requireNonNull(sessionZone, "sessionZone"));
+  }
+
+  /**
+   * The memory store AiServices reads: the session logs' projection.
+   *
+   * @return the store
+   */
+  public HoraeChatMemoryStore memoryStore() {
+    return memory;
+  }
+
+  /**
+   * Configures an AiServices builder for this loop: its chat memory ({@link HoraeChatMemoryStore},
+   * unbounded window), a tool provider with the tools the memory id's agent sees on {@code
+   * horae.tools()}, the chat request transformer that records each step and adds the time
+   * reading, the listeners that record responses, tool results and the call's end, and a tool
+   * execution error handler that lets {@link BorrowedLoopException} out (other tool failures reach
+   * the model as their message, as AiServices does by default).
+   *
+   * @param builder the application's builder
+   * @param <T> the service interface
+   * @return the same builder
+   */
+  public <T> AiServices<T> configure(AiServices<T> builder) {
+    builder.chatMemoryProvider(id -> MessageWindowChatMemory.builder().id(id).maxMessages(Integer.MAX_VALUE)
+        .chatMemoryStore(memory).build());
+    builder.toolProvider(request -> tools(String.valueOf(request.chatMemoryId())));
+    builder.chatRequestTransformer(this::beforeModelCall);
+    builder.toolExecutionErrorHandler((error, context) -> {
+      if (error instanceof BorrowedLoopException b) {
+        throw b;
+      }
+      String message = error.getMessage();
+      return ToolErrorHandlerResult.text(message == null || message.isBlank() ? error.getClass().getName() : message);
+    });
+    builder.registerListeners(
+        (AiServiceResponseReceivedListener) this::responded,
+        (ToolExecutedEventListener) this::toolExecuted,
+        (AiServiceCompletedListener) this::completed,
+        (AiServiceErrorListener) this::failed);
+    return builder;
+  }
+
+  // ---- the turn of one AiServices call ---------------------------------------------------------
+
+  /** One AiServices call recorded as a turn; only the calling thread touches it. */
+  private static final class Turn {
+    final RuntimeAgent agent;
+    final RuntimeAgent.ExternalTurn external;
+    final Thread thread = Thread.currentThread();
+    final long turn;
+    long step;
+    boolean stepOpen;
+    /** Calls of the last response without a recorded result: id to tool name. */
+    final Map<String, String> unanswered = new LinkedHashMap<>();
+    /** Calls whose result a Horae tool executor recorded. */
+    final Set<String> recorded = new LinkedHashSet<>();
+
+    Turn(RuntimeAgent agent, RuntimeAgent.ExternalTurn external, long turn) {
+      this.agent = agent;
+      this.external = external;
+      this.turn = turn;
+    }
+
+    Session session() {
+      return agent.session();
+    }
+
+    ObjectNode at() {
+      return Json.mapper().createObjectNode().put("turn", turn).put("step", step);
+    }
+  }
+
+  private Optional<Turn> current(String sessionId) {
+    Turn t = active.get(sessionId);
+    return t != null && t.thread == Thread.currentThread() ? Optional.of(t) : Optional.empty();
+  }
+
+  private Turn begin(String sessionId) {
+    RuntimeAgent agent = horae.openAgent(sessionId, sessionZone);
+    RuntimeAgent.ExternalTurn external;
+    try {
+      external = agent.beginExternalTurn();
+    } catch (IllegalStateException busy) {
+      throw new BorrowedLoopException(BorrowedLoopException.AGENT_BUSY, "the agent of session \"" + sessionId
+          + "\" already has active work (a runtime turn, a parked call or another AiServices call); try again when it is idle");
+    }
+    Turn t = new Turn(agent, external, nextTurn(agent.session()));
+    active.put(sessionId, t);
+    t.session().append(EventTypes.TURN_START, Json.mapper().createObjectNode().put("turn", t.turn));
+    return t;
+  }
+
+  private static long nextTurn(Session session) {
+    List<SessionEvent> events = session.events();
+    for (int i = events.size() - 1; i >= 0; i--) {
+      if (events.get(i).type().equals(EventTypes.TURN_START)) {
+        return events.get(i).data().path("turn").asLong() + 1;
+      }
+    }
+    return 1;
+  }
+
+  /** AiServices' chat request transformer: records the step's start and sends the log's history. */
+  private ChatRequest beforeModelCall(ChatRequest request, Object memoryId) {
+    String sessionId = String.valueOf(memoryId);
+    Turn t = current(sessionId).orElseGet(() -> begin(sessionId));
+    Session session = t.session();
+    if (t.stepOpen) {
+      session.append(EventTypes.STEP_END, t.at());
+    }
+    t.step++;
+    t.stepOpen = true;
+    session.append(EventTypes.STEP_START, t.at());
+    List<JsonNode> stepMessages = new ArrayList<>();
+    if (t.step == 1) {
+      UserMessage user = horae.messages().text(lastUserText(request), MessageSource.user());
+      session.append(EventTypes.USER_MESSAGE, user.toJson(), AppendOptions.VISIBLE);
+      stepMessages.add(user.toJson());
+    }
+    Optional<String> reading = TimeReadings.reading(readings, session.events(), t.turn, t.step, horae.wallClock().millis(), stepMessages);
+    if (reading.isPresent()) {
+      MessageSource source = MessageSource.snapshot(ReadingMessages.PLUGIN, List.of(Map.entry(ReadingMessages.PLUGIN, reading.get())));
+      UserMessage m = new UserMessage(horae.ids().next().toString(), List.of(new ContentBlock(reading.get())), source);
+      session.append(EventTypes.USER_MESSAGE, m.toJson(), AppendOptions.VISIBLE);
+    }
+    session.append(EventTypes.REQUEST_HEADER, t.at());
+    List<ChatMessage> messages = new ArrayList<>();
+    String system = systemPrompt(t.agent, request);
+    if (!system.isEmpty()) {
+      messages.add(SystemMessage.from(system));
+    }
+    messages.addAll(LangChain4jMapping.toMessages(History.of(session.events())));
+    return request.toBuilder().messages(messages).build();
+  }
+
+  private static String lastUserText(ChatRequest request) {
+    List<ChatMessage> messages = request.messages();
+    for (int i = messages.size() - 1; i >= 0; i--) {
+      if (messages.get(i) instanceof dev.langchain4j.data.message.UserMessage u) {
+        return u.hasSingleText() ? u.singleText() : String.valueOf(u.contents());
+      }
+    }
+    return "";
+  }
+
+  /** The call's system message with the registered prompt sections appended, by order. */
+  private String systemPrompt(RuntimeAgent agent, ChatRequest request) {
+    StringBuilder sb = new StringBuilder();
+    for (ChatMessage m : request.messages()) {
+      if (m instanceof SystemMessage s) {
+        sb.append(s.text());
+        break;
+      }
+    }
+    List<PromptSection> sections = new ArrayList<>(
+        horae.service(PromptSections.class).map(s -> s.sectionsFor(agent)).orElse(List.of()));
+    sections.sort(Comparator.comparingInt(PromptSection::order));
+    for (PromptSection s : sections) {
+      if (sb.length() > 0) {
+        sb.append("\n\n");
+      }
+      sb.append(s.text());
+    }
+    return sb.toString();
+  }
+
+  private void responded(AiServiceResponseReceivedEvent event) {
+    guarded(event.invocationContext(), t -> {
+      ModelResponse response = LangChain4jMapping.toModelResponse(event.response(), "call-" + t.turn + "-" + t.step);
+      if (!response.text().isEmpty()) {
+        ObjectNode chunk = t.at();
+        chunk.putObject("chunk").put("text", response.text());
+        t.session().append(EventTypes.ASSISTANT_CHUNK, chunk);
+      }
+      ObjectNode msg = t.at();
+      ObjectNode m = msg.putObject("message");
+      m.put("role", "assistant");
+      ArrayNode content = m.putArray("content");
+      if (!response.text().isEmpty()) {
+        content.add(new ContentBlock(response.text()).toJson());
+      }
+      t.unanswered.clear();
+      if (!response.toolCalls().isEmpty()) {
+        ArrayNode calls = m.putArray("toolCalls");
+        for (ToolCall c : response.toolCalls()) {
+          calls.addObject().put("callId", c.callId()).put("tool", c.toolId()).set("args", c.arguments());
+          t.unanswered.put(c.callId(), c.toolId());
+        }
+      }
+      if (response.usage().known()) {
+        msg.putObject("usage").put("input", response.usage().inputTokens()).put("output", response.usage().outputTokens());
+      }
+      t.session().append(EventTypes.ASSISTANT_MESSAGE, msg, AppendOptions.VISIBLE);
+    });
+  }
+
+  /** An application tool AiServices ran itself: recorded after the fact. */
+  private void toolExecuted(ToolExecutedEvent event) {
+    guarded(event.invocationContext(), t -> {
+      ToolExecutionRequest r = event.request();
+      if (r.id() == null || t.recorded.contains(r.id())) {
+        return;
+      }
+      ToolCall call = LangChain4jMapping.toCall(r, r.id());
+      appendCall(t, call);
+      String text = event.resultText() == null ? "" : event.resultText();
+      appendResult(t, call, ToolResult.success(Json.mapper().getNodeFactory().textNode(text), List.of(new ContentBlock(text))));
+    });
+  }
+
+  private void completed(AiServiceCompletedEvent event) {
+    guarded(event.invocationContext(), t -> end(t, "completed", ""));
+  }
+
+  private void failed(AiServiceErrorEvent event) {
+    guarded(event.invocationContext(), t -> end(t, "error", String.valueOf(event.error().getMessage())));
+  }
+
+  private void end(Turn t, String reason, String why) {
+    Session session = t.session();
+    try {
+      for (Map.Entry<String, String> call : t.unanswered.entrySet()) {
+        ToolResult notPerformed = ToolResult.error("Error: not performed: " + why, Optional.empty());
+        appendResult(t, new ToolCall(call.getKey(), call.getValue(), Json.mapper().createObjectNode()), notPerformed);
+      }
+      t.unanswered.clear();
+      if (t.stepOpen) {
+        session.append(EventTypes.STEP_END, t.at());
+        t.stepOpen = false;
+      }
+      session.append(EventTypes.TURN_END, Json.mapper().createObjectNode().put("turn", t.turn).put("reason", reason));
+    } finally {
+      active.remove(session.id(), t);
+      // the runtime flushes the session when the agent becomes idle
+      t.external.close();
+    }
+  }
+
+  /** Listener failures are swallowed by AiServices: report them, never lose them silently. */
+  private void guarded(InvocationContext context, java.util.function.Consumer<Turn> work) {
+    Optional<Turn> t = current(String.valueOf(context.chatMemoryId()));
+    if (t.isEmpty()) {
+      return;
+    }
+    try {
+      work.accept(t.get());
+    } catch (RuntimeException e) {
+      horae.warnings().warn("the borrowed loop could not record an event of session " + t.get().session().id(), Optional.of(e));
+    }
+  }
+
+  // ---- Horae's tools inside AiServices -------------------------------------------------------
+
+  private ToolProviderResult tools(String sessionId) {
+    RuntimeAgent agent = horae.openAgent(sessionId, sessionZone);
+    ToolProviderResult.Builder b = ToolProviderResult.builder();
+    for (ToolDefinition d : horae.tools().visibleTo(agent)) {
+      b.add(LangChain4jMapping.toSpecification(ToolSpec.of(d)), new GatedExecutor(sessionId));
+    }
+    return b.build();
+  }
+
+  /** A Horae tool called by AiServices: recorded, gated, run through the registry's pipeline. */
+  private final class GatedExecutor implements ToolExecutor {
+    private final String sessionId;
+
+    GatedExecutor(String sessionId) {
+      this.sessionId = sessionId;
+    }
+
+    @Override
+    public String execute(ToolExecutionRequest request, Object memoryId) {
+      return executeWithContext(request, InvocationContext.builder().chatMemoryId(memoryId).build()).resultText();
+    }
+
+    @Override
+    public ToolExecutionResult executeWithContext(ToolExecutionRequest request, InvocationContext context) {
+      Turn t = current(sessionId).orElseThrow(() -> new BorrowedLoopException(BorrowedLoopException.AGENT_BUSY,
+          "tool \"" + request.name() + "\" was called outside a recorded AiServices call of session \"" + sessionId + "\""));
+      ToolCall call = LangChain4jMapping.toCall(request, "call-" + t.turn + "-" + t.step + "-" + request.name());
+      appendCall(t, call);
+      GateOutcome outcome = horae.gates().evaluate(call, new View(t)).toCompletableFuture().join();
+      if (outcome instanceof GateOutcome.RequireConfirmation || outcome instanceof GateOutcome.Schedule) {
+        throw new BorrowedLoopException(BorrowedLoopException.PARKING_UNSUPPORTED, "a gate answered "
+            + outcome.auditLabel() + " for tool \"" + call.toolId() + "\" (call " + call.callId()
+            + "); an AiServices call cannot park it, so it was not performed. Run this agent in the runtime-driven mode"
+            + " (HoraeRuntime with LangChain4jModel, docs/langchain4j.md) to park, confirm or schedule tool calls");
+      }
+      ToolResult result = outcome.isAllow()
+          ? horae.tools().call(new ToolInvocation(t.agent, call), AbortSignal.never()).toCompletableFuture().join()
+          : gated(outcome);
+      appendResult(t, call, result);
+      t.recorded.add(call.callId());
+      return ToolExecutionResult.builder().isError(result.isError()).resultText(result.text()).build();
+    }
+  }
+
+  /** What a Block or SetResult gives the model: the same results the runtime's turns record. */
+  private static ToolResult gated(GateOutcome outcome) {
+    if (outcome instanceof GateOutcome.Block b) {
+      return ToolResult.error("Error: blocked: " + b.reason(), Optional.of("BLOCKED"));
+    }
+    GateOutcome.SetResult s = (GateOutcome.SetResult) outcome;
+    return s.output().isError()
+        ? ToolResult.error("Error: " + s.output().content().asText(EcmaJson.write(s.output().content())), Optional.empty())
+        : ToolResult.success(s.output().content(), List.of(new ContentBlock(EcmaJson.write(s.output().content()))));
+  }
+
+  private static void appendCall(Turn t, ToolCall call) {
+    ObjectNode e = t.at().put("callId", call.callId()).put("tool", call.toolId());
+    e.set("args", call.arguments());
+    t.session().append(EventTypes.TOOL_CALL, e, AppendOptions.VISIBLE);
+  }
+
+  private static void appendResult(Turn t, ToolCall call, ToolResult result) {
+    ObjectNode r = t.at().put("callId", call.callId()).put("tool", call.toolId());
+    r.put("isError", result.isError());
+    ArrayNode content = r.putArray("content");
+    result.content().forEach(b -> content.add(b.toJson()));
+    result.value().ifPresent(v -> r.set("value", v));
+    result.info().ifPresent(i -> r.set("info", i));
+    t.session().append(EventTypes.TOOL_RESULT, r, AppendOptions.VISIBLE);
+    t.unanswered.remove(call.callId());
+  }
+
+  /** The gate's view of a borrowed turn: its Run id is the turn's, and it has no committed state. */
+  private static final class View implements StateView {
+    private final Turn t;
+
+    View(Turn t) {
+      this.t = t;
+    }
+
+    @Override
+    public String runId() {
+      return TurnRun.runId(t.session().id(), t.turn);
+    }
+
+    @Override
+    public String threadId() {
+      return t.session().id();
+    }
+
+    @Override
+    public int step() {
+      return (int) t.step;
+    }
+
+    @Override
+    public Optional<JsonNode> state(String key) {
+      return Optional.empty();
+    }
+  }
+}
