@@ -15,7 +15,8 @@ import org.junit.jupiter.api.Test;
 /**
  * Every {@code java} code block in the README and in {@code docs/} must stand, line for line, in a
  * compiled source of this module (main or test: the tours that need the testkit's manual clock live
- * in the test tree), so no snippet a reader copies can rot.
+ * in the test tree) or of {@code examples-spring-boot} (the Spring snippets of docs/spring-ai.md,
+ * which need Spring AI and Boot on the classpath), so no snippet a reader copies can rot.
  */
 class SnippetsTest {
 
@@ -46,7 +47,8 @@ class SnippetsTest {
 
   private static String compiledSources() throws IOException {
     StringBuilder all = new StringBuilder();
-    for (Path tree : List.of(Path.of("src", "main", "java"), Path.of("src", "test", "java"))) {
+    for (Path tree : List.of(Path.of("src", "main", "java"), Path.of("src", "test", "java"),
+        ROOT.resolve(Path.of("examples-spring-boot", "src", "main", "java")))) {
       try (Stream<Path> s = Files.walk(tree)) {
         for (Path p : s.filter(f -> f.toString().endsWith(".java")).sorted().toList()) {
           all.append(normalize(Files.readString(p))).append('\n');

@@ -1,0 +1,153 @@
+package dev.horae.springai;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.horae.runtime.HoraeRuntime;
+import dev.horae.schedule.tools.SchedulePlugin;
+import dev.horae.spi.gate.GateOutcome;
+import dev.horae.spi.gate.ToolCall;
+import dev.horae.spi.model.ModelResponse;
+import dev.horae.spi.session.Json;
+import dev.horae.testkit.time.ManualTime;
+import dev.horae.timecontext.TimeContextConfig;
+import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+import org.springframework.ai.chat.client.ChatClient;
+import org.springframework.ai.chat.messages.Message;
+import org.springframework.ai.chat.model.ChatModel;
+import org.springframework.ai.chat.model.ChatResponse;
+import org.springframework.ai.chat.prompt.Prompt;
+import org.springframework.ai.model.tool.ToolCallingChatOptions;
+import org.springframework.ai.tool.ToolCallback;
+import org.springframework.ai.tool.definition.ToolDefinition;
+
+/** The borrowed loop: a real {@code ChatClient} with its own tool-calling loop and the Horae advisors. */
+class HoraeAdvisorsTest {
+
+  /** Answers from a script and keeps every prompt it got. */
+  static final class ScriptedChatModel implements ChatModel {
+    final Deque<ModelResponse> script = new ArrayDeque<>();
+    final List<Prompt> prompts = new ArrayList<>();
+
+    @Override
+    public synchronized ChatResponse call(Prompt prompt) {
+      prompts.add(prompt);
+      ModelResponse next = script.pollFirst();
+      return SpringAiMessages.toSpring(next == null ? ModelResponse.text("(script ended)") : next);
+    }
+
+    @Override
+    public org.springframework.ai.chat.prompt.ChatOptions getOptions() {
+      return ToolCallingChatOptions.builder().build();
+    }
+  }
+
+  private final AtomicInteger deletions = new AtomicInteger();
+
+  private ToolCallback deleteArtifacts() {
+    ToolDefinition d = ToolDefinition.builder().name("delete_artifacts").description("Deletes build artifacts")
+        .inputSchema("{\"type\":\"object\",\"properties\":{}}").build();
+    return new ToolCallback() {
+      @Override
+      public ToolDefinition getToolDefinition() {
+        return d;
+      }
+
+      @Override
+      public String call(String toolInput) {
+        deletions.incrementAndGet();
+        return "deleted";
+      }
+    };
+  }
+
+  private static List<String> texts(Prompt p) {
+    return p.getInstructions().stream().map(Message::getText).map(t -> t == null ? "" : t).toList();
+  }
+
+  @Test
+  void horaeToolsAndReadingsInsideTheChatClientLoop() {
+    ManualTime time = new ManualTime(Instant.parse("2026-12-01T09:00:00Z"));
+    try (HoraeRuntime horae = HoraeRuntime.builder().clock(time).timers(time).build()) {
+      horae.install(SchedulePlugin.create());
+      ScriptedChatModel model = new ScriptedChatModel();
+      model.script.add(ModelResponse.calls(new ToolCall("m-1", "schedule_create", Json.parse("{\"after_seconds\":600,\"prompt\":\"call Ada\"}"))));
+      model.script.add(ModelResponse.text("Reminder set."));
+      ChatClient chat = ChatClient.builder(model)
+          .defaultAdvisors(HoraeAdvisors.builder(horae).defaultSession("support-42").sessionZone("Europe/Amsterdam")
+              .timeContext(TimeContextConfig.builder().timeZone("Europe/Amsterdam").build()).build())
+          .build();
+      String answer = chat.prompt().user("Remind me in 10 minutes to call Ada.").call().content();
+      assertThat(answer).isEqualTo("Reminder set.");
+      assertThat(model.prompts).hasSize(2);
+      // the Schedule tools were offered, and each model call got its reading last
+      ToolCallingChatOptions options = (ToolCallingChatOptions) model.prompts.get(0).getOptions();
+      List<ToolCallback> offered = options == null ? null : options.getToolCallbacks();
+      assertThat(offered).isNotNull();
+      assertThat(java.util.Objects.requireNonNull(offered)).extracting(c -> c.getToolDefinition().name()).contains("schedule_create");
+      assertThat(texts(model.prompts.get(0)).get(texts(model.prompts.get(0)).size() - 1))
+          .startsWith("Time sampled while preparing turn 1, step 1: 2026-12-01T10:00:00+01:00[Europe/Amsterdam]")
+          .endsWith("Elapsed since the preceding model-visible message: unavailable.");
+      assertThat(texts(model.prompts.get(1)).get(texts(model.prompts.get(1)).size() - 1))
+          .startsWith("Time sampled while preparing turn 1, step 2:");
+      // the call ran through the Horae registry: the reminder is in the agent's log
+      assertThat(horae.openAgent("support-42").session().events())
+          .anyMatch(e -> e.type().equals("schedule/change") && e.data().path("operation").asText().equals("create"));
+    }
+  }
+
+  @Test
+  void aGateThatAsksFailsTheCallAndTheToolNeverRuns() {
+    ManualTime time = new ManualTime(Instant.parse("2026-12-01T09:00:00Z"));
+    try (HoraeRuntime horae = HoraeRuntime.builder().clock(time).timers(time).processZone(() -> java.time.ZoneOffset.UTC).build()) {
+      List<String> gated = new ArrayList<>();
+      var unused = horae.gates().register((call, state) -> {
+        gated.add(call.callId() + "@" + state.threadId());
+        return CompletableFuture.completedFuture(call.toolId().equals("delete_artifacts")
+            ? GateOutcome.requireConfirmation("confirm-" + call.callId()) : GateOutcome.allow());
+      });
+      ScriptedChatModel model = new ScriptedChatModel();
+      model.script.add(ModelResponse.calls(new ToolCall("m-7", "delete_artifacts", Json.parse("{}"))));
+      ChatClient chat = ChatClient.builder(model)
+          .defaultAdvisors(HoraeAdvisors.builder(horae).build())
+          .build();
+      assertThatThrownBy(() -> chat.prompt().user("Clean up.").tools(deleteArtifacts())
+              .advisors(a -> a.param(HoraeAdvisors.SESSION, "ops")).call().content())
+          .isInstanceOf(BorrowedLoopGateException.class)
+          .hasMessageStartingWith(
+              "spring-ai: the gate answered ask for tool \"delete_artifacts\" (call m-7): a ChatClient loop cannot park a call;");
+      assertThat(deletions).hasValue(0);
+      assertThat(gated).containsExactly("m-7@ops");
+      assertThat(model.prompts).hasSize(1);
+    }
+  }
+
+  @Test
+  void aBlockedCallAnswersTheModelAndACallWithoutSessionIsRefused() {
+    ManualTime time = new ManualTime(Instant.parse("2026-12-01T09:00:00Z"));
+    try (HoraeRuntime horae = HoraeRuntime.builder().clock(time).timers(time).processZone(() -> java.time.ZoneOffset.UTC).build()) {
+      var unused = horae.gates().register((call, state) -> CompletableFuture.completedFuture(GateOutcome.block("not on Fridays")));
+      ScriptedChatModel model = new ScriptedChatModel();
+      model.script.add(ModelResponse.calls(new ToolCall("m-1", "delete_artifacts", Json.parse("{}"))));
+      model.script.add(ModelResponse.text("I could not delete them."));
+      ChatClient chat = ChatClient.builder(model).defaultAdvisors(HoraeAdvisors.builder(horae).build()).build();
+      assertThat(chat.prompt().user("Clean up.").tools(deleteArtifacts())
+          .advisors(a -> a.param(HoraeAdvisors.SESSION, "ops")).call().content()).isEqualTo("I could not delete them.");
+      assertThat(deletions).hasValue(0);
+      assertThat(model.prompts.get(1).getInstructions().stream()
+          .filter(m -> m instanceof org.springframework.ai.chat.messages.ToolResponseMessage)
+          .flatMap(m -> ((org.springframework.ai.chat.messages.ToolResponseMessage) m).getResponses().stream())
+          .map(org.springframework.ai.chat.messages.ToolResponseMessage.ToolResponse::responseData))
+          .containsExactly("Error: blocked: not on Fridays");
+      assertThatThrownBy(() -> chat.prompt().user("hi").call().content())
+          .hasMessageContaining("spring-ai: no Horae session: pass the advisor parameter \"horae.session\"");
+    }
+  }
+}
