@@ -12,7 +12,6 @@ import dev.horae.spi.gate.StateView;
 import dev.horae.spi.gate.ToolCall;
 import dev.horae.spi.jobs.PromptSection;
 import dev.horae.spi.jobs.PromptSections;
-import dev.horae.spi.json.EcmaJson;
 import dev.horae.spi.message.ContentBlock;
 import dev.horae.spi.message.MessageSource;
 import dev.horae.spi.message.UserMessage;
@@ -417,22 +416,11 @@ public final class BorrowedLoop {
       }
       ToolResult result = outcome.isAllow()
           ? horae.tools().call(new ToolInvocation(t.agent, call), AbortSignal.never()).toCompletableFuture().join()
-          : gated(outcome);
+          : ToolResult.ofGate(outcome);
       appendResult(t, call, result);
       t.recorded.add(call.callId());
       return ToolExecutionResult.builder().isError(result.isError()).resultText(result.text()).build();
     }
-  }
-
-  /** What a Block or SetResult gives the model: the same results the runtime's turns record. */
-  private static ToolResult gated(GateOutcome outcome) {
-    if (outcome instanceof GateOutcome.Block b) {
-      return ToolResult.error("Error: blocked: " + b.reason(), Optional.of("BLOCKED"));
-    }
-    GateOutcome.SetResult s = (GateOutcome.SetResult) outcome;
-    return s.output().isError()
-        ? ToolResult.error("Error: " + s.output().content().asText(EcmaJson.write(s.output().content())), Optional.empty())
-        : ToolResult.success(s.output().content(), List.of(new ContentBlock(EcmaJson.write(s.output().content()))));
   }
 
   private static void appendCall(Turn t, ToolCall call) {

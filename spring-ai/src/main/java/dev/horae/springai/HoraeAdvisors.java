@@ -7,7 +7,6 @@ import dev.horae.spi.AbortSignal;
 import dev.horae.spi.gate.GateOutcome;
 import dev.horae.spi.gate.StateView;
 import dev.horae.spi.gate.ToolCall;
-import dev.horae.spi.json.EcmaJson;
 import dev.horae.spi.session.Json;
 import dev.horae.spi.tool.ToolDefinition;
 import dev.horae.spi.tool.ToolInvocation;
@@ -441,13 +440,9 @@ public final class HoraeAdvisors {
       if (outcome instanceof GateOutcome.RequireConfirmation || outcome instanceof GateOutcome.Schedule) {
         throw new BorrowedLoopGateException(outcome.auditLabel(), name, callId);
       }
-      // Block and SetResult read as the runtime's turn engine renders them (TurnEngine.gated)
-      if (outcome instanceof GateOutcome.Block b) {
-        return "Error: blocked: " + b.reason();
-      }
-      if (outcome instanceof GateOutcome.SetResult s) {
-        JsonNode content = s.output().content();
-        return s.output().isError() ? "Error: " + content.asText(EcmaJson.write(content)) : EcmaJson.write(content);
+      // Block and SetResult read as every Horae loop renders them
+      if (outcome instanceof GateOutcome.Block || outcome instanceof GateOutcome.SetResult) {
+        return ToolResult.ofGate(outcome).text();
       }
       if (own != null) {
         return own.call(toolInput, context);

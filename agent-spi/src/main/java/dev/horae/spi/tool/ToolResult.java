@@ -2,6 +2,8 @@ package dev.horae.spi.tool;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.horae.spi.gate.GateOutcome;
+import dev.horae.spi.json.EcmaJson;
 import dev.horae.spi.message.ContentBlock;
 import dev.horae.spi.session.Json;
 import java.util.List;
@@ -20,6 +22,8 @@ public record ToolResult(boolean isError, List<ContentBlock> content, Optional<J
 
   /** Error code of an argument-validation failure. */
   public static final String INVALID_ARGS = "INVALID_ARGS";
+  /** Error code of a call a gate blocked. */
+  public static final String BLOCKED = "BLOCKED";
   /** Error code of a cancelled call. */
   public static final String ABORTED = "ABORTED";
 
@@ -53,6 +57,41 @@ public record ToolResult(boolean isError, List<ContentBlock> content, Optional<J
       return o;
     });
     return new ToolResult(true, List.of(new ContentBlock(text)), Optional.empty(), info);
+  }
+
+  /**
+   * The result a gate outcome gives the model in place of running the call (gate specification
+   * §2, the outcome table): a Block reads {@code Error: blocked: <reason>} with code {@code
+   * BLOCKED}; a SetResult is the gate's output — an error reads {@code Error: <text>}, a success is
+   * the value with its ECMAScript JSON text. Every loop that runs gates renders them here, so the
+   * model reads the same words whichever loop asked.
+   *
+   * @param outcome a {@link GateOutcome.Block} or {@link GateOutcome.SetResult}
+   * @return the result
+   * @throws IllegalArgumentException for any other outcome, which does not replace the call
+   */
+  public static ToolResult ofGate(GateOutcome outcome) {
+    if (outcome instanceof GateOutcome.Block b) {
+      return blocked(b.reason());
+    }
+    if (outcome instanceof GateOutcome.SetResult s) {
+      JsonNode content = s.output().content();
+      return s.output().isError()
+          ? error("Error: " + content.asText(EcmaJson.write(content)), Optional.empty())
+          : success(content, List.of(new ContentBlock(EcmaJson.write(content))));
+    }
+    throw new IllegalArgumentException("a " + outcome.auditLabel() + " outcome does not stand in for the call's result");
+  }
+
+  /**
+   * The error result of a call a gate or the environment refused: {@code Error: blocked:
+   * <reason>}, code {@code BLOCKED}.
+   *
+   * @param reason why
+   * @return the result
+   */
+  public static ToolResult blocked(String reason) {
+    return error("Error: blocked: " + reason, Optional.of(BLOCKED));
   }
 
   /**

@@ -36,7 +36,6 @@ import dev.horae.spi.gate.ToolGates;
 import dev.horae.spi.gate.ToolOutput;
 import dev.horae.spi.jobs.PromptSection;
 import dev.horae.spi.jobs.PromptSections;
-import dev.horae.spi.json.EcmaJson;
 import dev.horae.spi.message.ContentBlock;
 import dev.horae.spi.message.UserMessage;
 import dev.horae.spi.model.FinishReason;
@@ -437,7 +436,7 @@ public final class TurnEngine {
       boolean allow = !(result instanceof ResumeResult.Permission p && p.decision() instanceof PermissionDecision.Deny);
       String denial = result instanceof ResumeResult.Permission p && p.decision() instanceof PermissionDecision.Deny d
           ? d.reason().orElse("denied") : "";
-      ToolResult blocked = gated(GateOutcome.block(denial));
+      ToolResult blocked = ToolResult.ofGate(GateOutcome.block(denial));
       CompletionStage<Void> pre = allow
           ? run.approve(call, ToolWaitKind.of(target.kind()), ticket.correlationId())
           : run.deny(call, output(call.callId(), blocked));
@@ -559,12 +558,12 @@ public final class TurnEngine {
             // absence is denial (gate specification §10.4): this runtime's environment permits no
             // action kind; the call never runs, the model sees why, and the Run ends capability-bound
             String refusal = "action kind " + s.actionKind().get() + " is not permitted for tool " + call.toolId();
-            settle(call, ToolResult.error("Error: blocked: " + refusal, Optional.of("BLOCKED")));
+            settle(call, ToolResult.blocked(refusal));
             return CompletableFuture.<Boolean>failedFuture(new CapabilityBoundFailure(refusal));
           }
           return park(calls, call, settled, true, s.correlationId(), outcome.auditLabel());
         }
-        CompletionStage<ToolResult> result = outcome.isAllow() ? invoke(call) : CompletableFuture.completedFuture(gated(outcome));
+        CompletionStage<ToolResult> result = outcome.isAllow() ? invoke(call) : CompletableFuture.completedFuture(ToolResult.ofGate(outcome));
         return result.thenApply(r -> {
           settle(call, r);
           settled.put(call.callId(), output(call.callId(), r));
@@ -756,16 +755,6 @@ public final class TurnEngine {
 
   private String fingerprint(RuntimeAgent agent) {
     return TurnRun.fingerprint(tools.visibleTo(agent).stream().map(ToolDefinition::name).toList());
-  }
-
-  private static ToolResult gated(GateOutcome outcome) {
-    if (outcome instanceof GateOutcome.Block b) {
-      return ToolResult.error("Error: blocked: " + b.reason(), Optional.of("BLOCKED"));
-    }
-    GateOutcome.SetResult s = (GateOutcome.SetResult) outcome;
-    return s.output().isError()
-        ? ToolResult.error("Error: " + s.output().content().asText(EcmaJson.write(s.output().content())), Optional.empty())
-        : ToolResult.success(s.output().content(), List.of(new ContentBlock(EcmaJson.write(s.output().content()))));
   }
 
   private static Throwable unwrap(Throwable t) {
