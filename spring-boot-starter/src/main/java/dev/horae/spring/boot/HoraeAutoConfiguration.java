@@ -9,6 +9,8 @@ import dev.horae.spi.jobs.JobService;
 import dev.horae.spi.model.ModelPort;
 import dev.horae.spi.plugin.Plugin;
 import dev.horae.springai.SpringAiModelPort;
+import dev.horae.springai.SpringAiTools;
+import org.springframework.ai.tool.ToolCallback;
 import dev.horae.timecontext.plugin.TimeContextPlugin;
 import java.util.List;
 import org.springframework.ai.chat.model.ChatModel;
@@ -29,8 +31,9 @@ import org.springframework.context.annotation.Bean;
  *       the model from a {@code ModelPort} bean or else a {@link SpringAiModelPort} over the unique
  *       {@code ChatModel} bean, then every {@link HoraeRuntimeCustomizer}; the {@link Plugin} beans
  *       are installed in their order (a local job registry is offered first when the jobs
- *       controller is among them and no {@code JobService} exists) and the {@link ToolGate} beans
- *       registered in theirs;
+ *       controller is among them and no {@code JobService} exists), the {@link ToolGate} beans
+ *       registered in theirs, and every Spring AI {@code ToolCallback} bean registered as a Horae
+ *       tool ({@link SpringAiTools});
  *   <li>plugin beans for time-context, Schedule and the jobs controller, from the {@code
  *       horae.time-context.*}, {@code horae.schedule.*} and {@code horae.jobs.*} properties;
  *   <li>{@link HoraeRuntimeLifecycle}: stored sessions resumed at start, unprompted replies
@@ -95,13 +98,14 @@ public class HoraeAutoConfiguration {
    * @param customizers the customizers, in order
    * @param plugins the plugin beans, in order
    * @param gates the gate beans, in order
+   * @param callbacks the Spring AI tool callback beans, registered as Horae tools
    * @return the runtime
    */
   @Bean(destroyMethod = "")
   @ConditionalOnMissingBean
   public HoraeRuntime horaeRuntime(HoraeProperties properties, ObjectProvider<ModelPort> ports,
       ObjectProvider<ChatModel> chatModels, ObjectProvider<HoraeRuntimeCustomizer> customizers,
-      ObjectProvider<Plugin> plugins, ObjectProvider<ToolGate> gates) {
+      ObjectProvider<Plugin> plugins, ObjectProvider<ToolGate> gates, ObjectProvider<ToolCallback> callbacks) {
     HoraeRuntime.Builder builder = HoraeRuntime.builder();
     if (properties.getDataDir() != null) {
       builder.dataDir(properties.getDataDir());
@@ -127,6 +131,11 @@ public class HoraeAutoConfiguration {
       }
       ordered.forEach(runtime::install);
       gates.orderedStream().forEach(g -> runtime.closeOnShutdown(runtime.gates().register(g)));
+      // the application's own tools go through the gates, validation and bounds like Horae's
+      ToolCallback[] own = callbacks.orderedStream().toArray(ToolCallback[]::new);
+      if (own.length > 0) {
+        runtime.closeOnShutdown(SpringAiTools.register(runtime.tools(), own));
+      }
     } catch (RuntimeException e) {
       // a bad plugin configuration fails the context; the store it opened is released
       runtime.close();

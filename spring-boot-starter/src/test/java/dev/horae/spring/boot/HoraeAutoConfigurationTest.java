@@ -145,6 +145,38 @@ class HoraeAutoConfigurationTest {
   }
 
   @Test
+  void toolCallbackBeansBecomeSchemaValidatedHoraeTools() {
+    org.springframework.ai.tool.ToolCallback lookup = new org.springframework.ai.tool.ToolCallback() {
+      @Override
+      public org.springframework.ai.tool.definition.ToolDefinition getToolDefinition() {
+        return org.springframework.ai.tool.definition.ToolDefinition.builder().name("lookup").description("Looks a word up.")
+            .inputSchema("{\"type\":\"object\",\"properties\":{\"word\":{\"type\":\"string\"}},\"required\":[\"word\"]}")
+            .build();
+      }
+
+      @Override
+      public String call(String toolInput) {
+        return "found";
+      }
+    };
+    runner.withBean("lookup", org.springframework.ai.tool.ToolCallback.class, () -> lookup)
+        .run(context -> {
+          HoraeRuntime horae = context.getBean(HoraeRuntime.class);
+          RuntimeAgent agent = horae.openAgent("t", "UTC");
+          assertThat(horae.tools().visibleTo(agent)).extracting(ToolDefinition::name).contains("lookup", "schedule_create");
+          dev.horae.spi.tool.ToolResult result = horae.tools().call(new dev.horae.spi.tool.ToolInvocation(agent,
+              new dev.horae.spi.gate.ToolCall("c-9", "lookup", dev.horae.spi.session.Json.parse("{\"word\":\"tide\"}"))),
+              dev.horae.spi.AbortSignal.never()).toCompletableFuture().get(10, TimeUnit.SECONDS);
+          assertThat(result.text()).isEqualTo("found");
+          dev.horae.spi.tool.ToolResult invalid = horae.tools().call(new dev.horae.spi.tool.ToolInvocation(agent,
+              new dev.horae.spi.gate.ToolCall("c-10", "lookup", dev.horae.spi.session.Json.parse("{}"))),
+              dev.horae.spi.AbortSignal.never()).toCompletableFuture().get(10, TimeUnit.SECONDS);
+          assertThat(invalid.isError()).isTrue();
+          assertThat(invalid.code()).contains(dev.horae.spi.tool.ToolResult.INVALID_ARGS);
+        });
+  }
+
+  @Test
   void storedSessionsResumeAtStartAndTheDueReminderArrivesAsAnApplicationEvent(@TempDir Path dir) throws Exception {
     ManualTime time = new ManualTime(Instant.parse("2026-12-01T09:00:00Z"));
     HoraeRuntimeCustomizer manualClock = b -> b.clock(time).timers(time);
