@@ -31,7 +31,8 @@ public record UserMessage(String id, List<ContentBlock> content, MessageSource s
    * @return the text
    */
   public String text() {
-    return content.stream().map(ContentBlock::text).collect(Collectors.joining());
+    // one block is the usual message: its own string, so a projection shares it with the log
+    return content.size() == 1 ? content.get(0).text() : content.stream().map(ContentBlock::text).collect(Collectors.joining());
   }
 
   /**

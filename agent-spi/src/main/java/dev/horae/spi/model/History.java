@@ -161,6 +161,11 @@ public final class History {
 
   /** The text blocks of a content array, joined by newlines. */
   private static String text(JsonNode content) {
+    if (content.size() == 1 && content.path(0).path("text").isTextual()) {
+      // the usual one-block content: the log's own string, not a copy — the projection of a long
+      // session then costs its message objects, not a second copy of every text
+      return content.get(0).get("text").textValue();
+    }
     StringBuilder sb = new StringBuilder();
     for (JsonNode b : content) {
       if (b.path("text").isTextual()) {
