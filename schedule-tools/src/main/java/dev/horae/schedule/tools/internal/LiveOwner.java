@@ -114,6 +114,12 @@ public final class LiveOwner {
    * shallow stack. So the stack never grows with the number of dispatches: a burst of thousands of
    * due reminders is drained at constant depth (issue 19). The {@link Handoff} decides, race-free,
    * which of the two continues.
+   *
+   * <p>{@code requested} is cleared when the drive starts inside the FIFO, not when it is queued
+   * (spec §12.2: the run "clears requested, then executes one drive"). A request that arrives
+   * while the drive waits behind a tool transaction is therefore served by that drive, which
+   * folds the log after it; only a request arriving once the drive has started gets another. So a
+   * create, whose preflight and barrier both ask (spec §12.2), costs the owner one drive, not two.
    */
   private void loop(CompletableFuture<Void> self) {
     while (true) {
@@ -122,8 +128,6 @@ public final class LiveOwner {
         finished = !requested || stopping || faulted;
         if (finished) {
           run = null;
-        } else {
-          requested = false;
         }
       }
       if (finished) {
@@ -194,6 +198,7 @@ public final class LiveOwner {
   private CompletionStage<Void> drive() {
     Carry proof;
     synchronized (this) {
+      requested = false;
       cancelTimer();
       proof = carry;
       carry = null;
