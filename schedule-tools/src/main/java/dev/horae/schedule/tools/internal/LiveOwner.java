@@ -116,10 +116,11 @@ public final class LiveOwner {
    * which of the two continues.
    *
    * <p>{@code requested} is cleared when the drive starts inside the FIFO, not when it is queued
-   * (spec §12.2: the run "clears requested, then executes one drive"). A request that arrives
-   * while the drive waits behind a tool transaction is therefore served by that drive, which
-   * folds the log after it; only a request arriving once the drive has started gets another. So a
-   * create, whose preflight and barrier both ask (spec §12.2), costs the owner one drive, not two.
+   * (spec §12.2: "clear {@code requested}, execute one drive (§12.3) inside the FIFO"). A request
+   * that arrives while the drive waits behind a tool transaction is therefore served by that
+   * drive, which folds the log after it; only a request arriving once the drive has started gets
+   * another. So a create, whose preflight and barrier both ask (spec §12.2), costs the owner one
+   * drive, not two.
    */
   private void loop(CompletableFuture<Void> self) {
     while (true) {
