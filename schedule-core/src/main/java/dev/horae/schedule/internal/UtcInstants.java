@@ -1,6 +1,5 @@
 package dev.horae.schedule.internal;
 
-import java.nio.charset.StandardCharsets;
 import java.util.OptionalLong;
 
 /**
@@ -54,7 +53,7 @@ public final class UtcInstants {
     int day = dayOfYear - (153 * marchMonth + 2) / 5 + 1;
     int month = marchMonth < 10 ? marchMonth + 3 : marchMonth - 9;
     int year = (int) (yearOfEra + era * 400L) + (month <= 2 ? 1 : 0);
-    byte[] out = new byte[24];
+    char[] out = new char[24];
     put(out, 0, year, 4);
     out[4] = '-';
     put(out, 5, month, 2);
@@ -69,13 +68,13 @@ public final class UtcInstants {
     out[19] = '.';
     put(out, 20, ms, 3);
     out[23] = 'Z';
-    return new String(out, StandardCharsets.ISO_8859_1);
+    return new String(out);
   }
 
-  private static void put(byte[] out, int at, int value, int width) {
+  private static void put(char[] out, int at, int value, int width) {
     int v = value;
     for (int i = at + width - 1; i >= at; i--) {
-      out[i] = (byte) ('0' + v % 10);
+      out[i] = (char) ('0' + v % 10);
       v /= 10;
     }
   }
