@@ -3,6 +3,7 @@ package dev.horae.schedule;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.node.TextNode;
 import dev.horae.spi.json.EcmaNumbers;
 import dev.horae.schedule.internal.UtcInstants;
 import java.util.OptionalLong;
@@ -14,6 +15,9 @@ import java.util.OptionalLong;
  * message. Encoding writes the members in the order the library persists.
  */
 public final class ChangeCodec {
+
+  private static final TextNode KIND_AT = TextNode.valueOf("at");
+  private static final TextNode KIND_AFTER = TextNode.valueOf("after");
 
   private ChangeCodec() {}
 
@@ -78,7 +82,8 @@ public final class ChangeCodec {
    */
   static void putRecordMembers(ObjectNode out, ScheduleRecord r) {
     out.put("id", r.id());
-    out.put("kind", r.kind());
+    // text nodes are immutable, so the two kinds share theirs
+    out.set("kind", r instanceof ScheduleRecord.After ? KIND_AFTER : KIND_AT);
     out.put("prompt", r.prompt());
     if (r instanceof ScheduleRecord.After after) {
       out.put("afterSeconds", after.afterSeconds());

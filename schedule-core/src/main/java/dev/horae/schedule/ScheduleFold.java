@@ -39,6 +39,8 @@ public final class ScheduleFold {
   private final RecordIndex index;
   /** Seen ids in creation order; {@link #index} answers membership. */
   private final ArrayList<String> seen;
+  /** The number {@link #allocateId()} last returned; the seen ids only grow (spec §3.7). */
+  private long allocated;
 
   private ScheduleFold(long seedLength) {
     this.seedLength = seedLength;
@@ -52,6 +54,7 @@ public final class ScheduleFold {
     this.position = other.position;
     this.index = other.index.copy();
     this.seen = new ArrayList<>(other.seen);
+    this.allocated = other.allocated;
   }
 
   /**
@@ -283,12 +286,15 @@ public final class ScheduleFold {
   }
 
   /**
-   * {@code allocateId(seenIds)} over this fold's seen ids, without copying them.
+   * {@code allocateId(seenIds)} over this fold's seen ids, without copying them. Each call resumes
+   * the search where the last one ended (the seen ids only grow), so a log whose ids crowd the
+   * numbers above the seen count costs one walk past them in all, not one per create.
    *
    * @return the next free {@code schedule-N}
    */
   public String allocateId() {
-    return ScheduleIds.allocateFrom(index.seenIds());
+    allocated = ScheduleIds.firstFree(index.seenIds(), allocated);
+    return ScheduleIds.PREFIX + allocated;
   }
 
   /**

@@ -3,6 +3,8 @@ package dev.horae.schedule;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.node.TextNode;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Objects;
 
@@ -40,6 +42,10 @@ public record ScheduleView(ScheduleRecord record, State state) {
 
   /** The only v1 delivery mode. */
   public static final String DELIVERY_MODE = "session-local";
+
+  private static final TextNode DELIVERY_MODE_NODE = TextNode.valueOf(DELIVERY_MODE);
+  private static final TextNode SCHEDULED_NODE = TextNode.valueOf(State.SCHEDULED.wire());
+  private static final TextNode OVERDUE_NODE = TextNode.valueOf(State.OVERDUE.wire());
 
   /**
    * Checks presence.
@@ -80,10 +86,13 @@ public record ScheduleView(ScheduleRecord record, State state) {
    * @return a new object node; the caller owns it
    */
   public ObjectNode toTree() {
-    ObjectNode out = JsonNodeFactory.instance.objectNode();
+    // seven members at most: eight buckets at load factor 1 hold them without a resize, half the
+    // table a default map starts with (a list of a million views builds a million of these)
+    ObjectNode out = new ObjectNode(JsonNodeFactory.instance, new LinkedHashMap<>(8, 1.0f));
     ChangeCodec.putRecordMembers(out, record);
-    out.put("state", state.wire());
-    out.put("deliveryMode", DELIVERY_MODE);
+    // text nodes are immutable, so every view shares the constant ones
+    out.set("state", state == State.OVERDUE ? OVERDUE_NODE : SCHEDULED_NODE);
+    out.set("deliveryMode", DELIVERY_MODE_NODE);
     return out;
   }
 

@@ -106,6 +106,67 @@ class FoldPropertiesTest {
     assertThat(fold.allocateId()).isEqualTo(ScheduleIds.allocate(full.seenIds()));
   }
 
+  /**
+   * Id allocation on a live fold, which resumes each search where the last one ended, equals the
+   * definition (spec §3.7, {@link ScheduleIds#allocate}) over a full re-fold after every change,
+   * on a log whose ids crowd the numbers just above the seen count, with foreign ids, deletes and
+   * dispatches mixed in, and when asked twice without a create between.
+   */
+  @ParameterizedTest(name = "seed {0}")
+  @ValueSource(longs = {3, 17, 2026})
+  void liveAllocationEqualsTheDefinitionOverAFullReFold(long seed) {
+    Random rnd = new Random(seed);
+    int crowd = 300;
+    List<Integer> numbers = new ArrayList<>();
+    for (int i = 0; i < crowd; i++) {
+      // every number from crowd + 1 to 2 * crowd, and a few beyond with gaps
+      numbers.add(crowd + 1 + i + (i % 50 == 49 ? crowd : 0));
+    }
+    java.util.Collections.shuffle(numbers, rnd);
+    List<SessionEvent> events = new ArrayList<>();
+    List<String> active = new ArrayList<>();
+    for (int n : numbers) {
+      events.add(change(events, new ScheduleChange.Create(randomRecord(rnd, "schedule-" + n))));
+      active.add("schedule-" + n);
+    }
+    ScheduleFold fold = ScheduleFold.start(0);
+    fold.absorb(events);
+    for (int step = 0; step < 900; step++) {
+      String expected = ScheduleIds.allocate(ScheduleFold.fold(events, 0).seenIds());
+      assertThat(fold.allocateId()).isEqualTo(expected);
+      assertThat(fold.copy().allocateId()).isEqualTo(expected);
+      int dice = rnd.nextInt(10);
+      ScheduleChange next;
+      if (dice < 5) {
+        next = new ScheduleChange.Create(randomRecord(rnd, expected));
+        active.add(expected);
+      } else if (dice < 7) {
+        // a foreign id, possibly right where the next search will look
+        int size = ScheduleFold.fold(events, 0).seenIds().size();
+        String id = rnd.nextBoolean() ? "schedule-" + (size + 1 + rnd.nextInt(4)) : "custom-" + step;
+        if (fold.state().seenIds().contains(id)) {
+          continue;
+        }
+        next = new ScheduleChange.Create(randomRecord(rnd, id));
+        active.add(id);
+      } else if (dice < 9 && !active.isEmpty()) {
+        String id = active.remove(rnd.nextInt(active.size()));
+        next = rnd.nextBoolean() ? new ScheduleChange.Delete(id) : new ScheduleChange.Dispatch(id);
+      } else {
+        // asked again with nothing created: the same answer
+        continue;
+      }
+      SessionEvent e = change(events, next);
+      events.add(e);
+      fold.absorb(List.of(e));
+    }
+    assertThat(fold.state()).isEqualTo(ScheduleFold.fold(events, 0));
+  }
+
+  private static SessionEvent change(List<SessionEvent> log, ScheduleChange change) {
+    return SessionEvent.of(log.size(), EventTypes.SCHEDULE_CHANGE, 0, ChangeCodec.encode(change));
+  }
+
   @ParameterizedTest(name = "seed {0}")
   @ValueSource(longs = {7, 8, 9, 10})
   void everyValidChangeRoundTrips(long seed) {

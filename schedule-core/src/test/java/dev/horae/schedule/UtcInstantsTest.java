@@ -33,6 +33,31 @@ class UtcInstantsTest {
   }
 
   @Test
+  void formatEqualsJavaTimeExactlyAtRandomAndAtEveryMonthBoundary() {
+    java.time.format.DateTimeFormatter iso =
+        java.time.format.DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss.SSS'Z'")
+            .withZone(java.time.ZoneOffset.UTC);
+    Random rnd = new Random(2026);
+    for (int i = 0; i < 50_000; i++) {
+      long ms = UtcInstants.MIN_MILLIS
+          + (long) (rnd.nextDouble() * (UtcInstants.MAX_MILLIS - UtcInstants.MIN_MILLIS));
+      assertThat(UtcInstants.format(ms)).isEqualTo(iso.format(java.time.Instant.ofEpochMilli(ms)));
+    }
+    // the last and first millisecond of every month boundary, leap days and era edges included
+    for (int year = 1; year <= 9999; year += (year < 2100 && year > 1580) ? 1 : 37) {
+      for (int month = 1; month <= 12; month++) {
+        long start = LocalDate.of(year, month, 1).toEpochDay() * 86_400_000L;
+        for (long ms : new long[] {start - 1, start, start + 86_399_999L}) {
+          if (UtcInstants.inRange(ms)) {
+            assertThat(UtcInstants.format(ms))
+                .isEqualTo(iso.format(java.time.Instant.ofEpochMilli(ms)));
+          }
+        }
+      }
+    }
+  }
+
+  @Test
   void calendarArithmeticMatchesLocalDate() {
     for (int year : new int[] {1, 4, 100, 400, 1582, 1900, 1969, 1970, 2000, 2024, 2100, 9999}) {
       for (int month = 1; month <= 12; month++) {

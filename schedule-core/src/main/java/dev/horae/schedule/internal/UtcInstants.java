@@ -1,7 +1,5 @@
 package dev.horae.schedule.internal;
 
-import java.time.LocalDateTime;
-import java.time.ZoneOffset;
 import java.util.OptionalLong;
 
 /**
@@ -41,19 +39,32 @@ public final class UtcInstants {
     }
     long seconds = Math.floorDiv(millis, 1000L);
     int ms = (int) Math.floorMod(millis, 1000L);
-    LocalDateTime t = LocalDateTime.ofEpochSecond(seconds, 0, ZoneOffset.UTC);
+    long days = Math.floorDiv(seconds, 86_400L);
+    int secondOfDay = (int) Math.floorMod(seconds, 86_400L);
+    // the civil date of an epoch day in the proleptic Gregorian calendar, by 400-year eras (the
+    // inverse of epochDay); computed here so that formatting a view allocates only its text,
+    // which a list of a million reminders formats a million times
+    long shifted = days + 719_468L;
+    long era = Math.floorDiv(shifted, 146_097L);
+    int dayOfEra = (int) (shifted - era * 146_097L);
+    int yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365;
+    int dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100);
+    int marchMonth = (5 * dayOfYear + 2) / 153;
+    int day = dayOfYear - (153 * marchMonth + 2) / 5 + 1;
+    int month = marchMonth < 10 ? marchMonth + 3 : marchMonth - 9;
+    int year = (int) (yearOfEra + era * 400L) + (month <= 2 ? 1 : 0);
     char[] out = new char[24];
-    put(out, 0, t.getYear(), 4);
+    put(out, 0, year, 4);
     out[4] = '-';
-    put(out, 5, t.getMonthValue(), 2);
+    put(out, 5, month, 2);
     out[7] = '-';
-    put(out, 8, t.getDayOfMonth(), 2);
+    put(out, 8, day, 2);
     out[10] = 'T';
-    put(out, 11, t.getHour(), 2);
+    put(out, 11, secondOfDay / 3600, 2);
     out[13] = ':';
-    put(out, 14, t.getMinute(), 2);
+    put(out, 14, secondOfDay / 60 % 60, 2);
     out[16] = ':';
-    put(out, 17, t.getSecond(), 2);
+    put(out, 17, secondOfDay % 60, 2);
     out[19] = '.';
     put(out, 20, ms, 3);
     out[23] = 'Z';

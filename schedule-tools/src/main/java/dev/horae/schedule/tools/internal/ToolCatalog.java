@@ -154,6 +154,24 @@ public final class ToolCatalog {
    * @return the content
    */
   static List<ContentBlock> render(JsonNode value) {
-    return List.of(new ContentBlock(EcmaJson.write(value)));
+    StringBuilder out = new StringBuilder(sizeHint(value));
+    EcmaJson.append(out, value);
+    return List.of(new ContentBlock(out.toString()));
+  }
+
+  /**
+   * About the rendered length of a value: for a list, its views' fixed text (150 characters at
+   * most) plus their ids and prompts. Sizing the buffer once spares a long list the copies of its
+   * doublings, which were half of the renderer's allocation; escapes may still make it grow.
+   */
+  private static int sizeHint(JsonNode value) {
+    if (!value.isArray()) {
+      return 64;
+    }
+    long hint = 2;
+    for (JsonNode row : value) {
+      hint += 151 + row.path("id").asText("").length() + row.path("prompt").asText("").length();
+    }
+    return (int) Math.min(hint, Integer.MAX_VALUE - 16);
   }
 }
