@@ -178,11 +178,8 @@ class OpenAiEndToEndTest {
     try (HoraeRuntime first = open(dir, time, false)) {
       var unusedEnd = first.agents().onTurnEnd(ended::add);
       var unusedReply = first.onUnpromptedReply(unprompted::complete);
-      var unusedCommit = first.sessions().onEvent((s, e) -> {
-        if (e.type().equals("gate/commit")) {
-          committed.complete(null);
-        }
-      });
+      // told once the call's ticket is durable and the turn parked
+      var unusedCommit = first.onAwaiting(a -> committed.complete(null));
       RuntimeAgent agent = first.openAgent(SESSION, ZONE);
       first.prompt(agent, "Remind me in a minute to stretch.", ZONE);
       TurnOutcome reminderSet = ended.poll(30, TimeUnit.SECONDS);

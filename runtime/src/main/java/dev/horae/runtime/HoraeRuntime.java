@@ -284,6 +284,19 @@ public final class HoraeRuntime implements Host, AutoCloseable {
   }
 
   /**
+   * Listens for tool calls that start waiting for an answer: each call a gate parked (its ticket
+   * durable, so an answer can already be given) and each parked call found again when a stored
+   * session's agent is opened. Answer with {@link #approve}, {@link #deny} or {@link #resume}.
+   *
+   * @param listener receives the call, on the thread that parked it (do not block it)
+   * @return a handle that removes it
+   */
+  public Registration onAwaiting(Consumer<AwaitingCall> listener) {
+    Objects.requireNonNull(listener, "listener");
+    return core.agents().onAwaiting(listener);
+  }
+
+  /**
    * Listens for unprompted replies: a turn that a reminder or a job notice opened on an idle agent
    * ended {@code completed} with assistant text. Nobody asked for that turn, so the reply reaches a
    * user only through this listener (push it to the chat, send a notification).

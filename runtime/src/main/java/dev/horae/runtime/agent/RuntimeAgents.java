@@ -63,6 +63,8 @@ public final class RuntimeAgents implements AgentRegistry {
   private final List<PreStepListener> appended = new ArrayList<>();
   private final List<TurnStopListener> stopListeners = new CopyOnWriteArrayList<>();
   private final List<TurnListener> turnListeners = new CopyOnWriteArrayList<>();
+  private final List<java.util.function.Consumer<dev.horae.runtime.gate.AwaitingCall>> awaitingListeners =
+      new CopyOnWriteArrayList<>();
   private final TurnEngine engine;
   private final Executor drivers;
   private final WarningSink warnings;
@@ -231,6 +233,30 @@ public final class RuntimeAgents implements AgentRegistry {
   public Registration onTurnEnd(TurnListener listener) {
     turnListeners.add(listener);
     return () -> turnListeners.remove(listener);
+  }
+
+  /**
+   * Listens for calls that start waiting: a turn parked on a RequireConfirmation or Schedule
+   * outcome once its ticket is durable, and a parked turn found again when an agent is reopened
+   * (gate specification §8.3: a Run entering awaiting is announced). Use it to ask a person, or
+   * to tell an operator; {@link dev.horae.runtime.HoraeRuntime#awaiting()} lists the same calls.
+   *
+   * @param listener receives each awaiting call, on the thread that parked it
+   * @return a handle that removes it
+   */
+  public Registration onAwaiting(java.util.function.Consumer<dev.horae.runtime.gate.AwaitingCall> listener) {
+    awaitingListeners.add(listener);
+    return () -> awaitingListeners.remove(listener);
+  }
+
+  void awaiting(dev.horae.runtime.gate.AwaitingCall call) {
+    for (java.util.function.Consumer<dev.horae.runtime.gate.AwaitingCall> l : awaitingListeners) {
+      try {
+        l.accept(call);
+      } catch (RuntimeException e) {
+        warnings.warn("awaiting listener failed for " + call.runId(), Optional.of(e));
+      }
+    }
   }
 
   void turnEnded(TurnOutcome outcome) {

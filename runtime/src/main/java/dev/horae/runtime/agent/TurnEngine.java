@@ -280,6 +280,7 @@ public final class TurnEngine {
     Optional<CommittedRun> committed = commits.view().committedRun(runId);
     if (committed.isPresent() && committed.get().record().ticket().isPresent()) {
       agent.restoreParked();
+      AwaitingCall.of(committed.get().record().ticket().get()).ifPresent(registry::awaiting);
       if (dispatch && committed.get().record().ticket().get().reason() == AwaitReason.SCHEDULED_ACTION) {
         agent.defer(() -> dispatchQuietly(agent, registry));
       }
@@ -611,6 +612,9 @@ public final class TurnEngine {
           agent.park();
           complete(new ResumeOutcome.Advanced(RunState.awaiting()));
           ResumeTicket ticket = parkedOn;
+          if (ticket != null) {
+            AwaitingCall.of(ticket).ifPresent(registry::awaiting);
+          }
           if (dispatch && ticket != null && ticket.reason() == AwaitReason.SCHEDULED_ACTION) {
             agent.defer(() -> dispatchQuietly(agent, registry));
           }

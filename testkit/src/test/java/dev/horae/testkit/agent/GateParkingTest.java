@@ -261,6 +261,41 @@ class GateParkingTest {
   }
 
   @Test
+  void eachParkedCallIsAnnouncedOnceWhenItCanBeAnsweredAndAgainWhenItsAgentIsReopened() {
+    TestHost host = confirming();
+    List<AwaitingCall> announced = new java.util.concurrent.CopyOnWriteArrayList<>();
+    List<Integer> listedAtAnnouncement = new java.util.concurrent.CopyOnWriteArrayList<>();
+    var unusedListener = host.agents().onAwaiting(c -> {
+      announced.add(c);
+      listedAtAnnouncement.add(host.agents().awaiting().size());
+    });
+    TestAgent agent = mailAda(host, new ScriptedModel().thenCall("send_email", ARGS).thenText("sent it"));
+
+    assertThat(announced).singleElement().satisfies(c -> {
+      assertThat(c.toolId()).isEqualTo("send_email");
+      assertThat(c.arguments()).isEqualTo(ARGS);
+      assertThat(c.reason()).isEqualTo(AwaitReason.TOOL_PERMISSION);
+    });
+    // announced only once the ticket is durable and the agent parked: it can be answered at once
+    assertThat(listedAtAnnouncement).containsExactly(1);
+
+    String sessionId = agent.session().id();
+    TestHost after = host.restart();
+    tools(after);
+    confirmEmails(after);
+    List<AwaitingCall> again = new java.util.concurrent.CopyOnWriteArrayList<>();
+    var unusedAgain = after.agents().onAwaiting(again::add);
+    TestAgent reopened = after.agentFor(after.sessions().get(sessionId).orElseThrow())
+        .useModel(new ScriptedModel().thenText("sent after the restart"));
+    assertThat(again).singleElement().satisfies(c -> assertThat(c.runId()).isEqualTo(announced.get(0).runId()));
+
+    var unused = answered(after, after.agents().resume(reopened, command(again.get(0), ResumeResult.allow())));
+    after.settle();
+    assertThat(sends).hasValue(1);
+    assertThat(again).hasSize(1);
+  }
+
+  @Test
   void aParkedTurnSurvivesARestartAndIsAnsweredThere() {
     TestHost host = confirming();
     TestAgent agent = mailAda(host, new ScriptedModel().thenCall("send_email", ARGS));
