@@ -188,6 +188,26 @@ public final class FileSessionStore implements SessionStore, AutoCloseable {
   }
 
   /**
+   * Reads a session of the store under {@code root} as it is on disk, without opening it: no lock,
+   * no torn-tail repair, no write. For read-only views (the operator command line) while another
+   * process holds the session; a store that writes must use {@link #load}. A torn last line is left
+   * out; lines the holder wrote but whose flush has not completed yet may be included.
+   *
+   * @param root the store's root directory
+   * @param id the session id
+   * @return header and events, or empty when there is no committed session of that id
+   * @throws CommitLogCorruptException when its event file is corrupt before the last line
+   * @throws SessionStoreException when it cannot be read
+   * @throws IllegalArgumentException when the id cannot name a folder
+   */
+  public static Optional<StoredSession> peek(Path root, String id) {
+    if (id.isBlank()) {
+      return Optional.empty();
+    }
+    return SessionFolder.peek(root.toAbsolutePath().normalize(), id);
+  }
+
+  /**
    * Ids of every session whose creation was committed (whose folder holds a header). Lists folder
    * names only; opens and locks nothing.
    *
