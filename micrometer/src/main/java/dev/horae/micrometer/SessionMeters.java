@@ -22,7 +22,7 @@ import java.util.concurrent.TimeUnit;
 final class SessionMeters {
 
   /**
-   * Time readings are decided by the pre-step waterfall (host contract §6.1, docs/reference/host.md),
+   * Time readings are decided by the pre-step waterfall (host contract §6.2, docs/reference/host.md),
    * never queued on an inbox lane, so they are not wakes.
    */
   private static final String TIME_CONTEXT = "time-context";
