@@ -323,6 +323,18 @@ public final class HoraeRuntime implements Host, AutoCloseable {
   }
 
   /**
+   * The keeper of this node's session leases, when the runtime was built with {@link
+   * Builder#leases}: register {@link SessionLeaseKeeper#onLost} on it to learn, once per lease,
+   * that this node no longer owns a session (metrics, alerts), or ask {@link
+   * SessionLeaseKeeper#owns} before an external effect. The runtime closes it.
+   *
+   * @return the keeper, or empty for a runtime without leases
+   */
+  public Optional<SessionLeaseKeeper> leaseKeeper() {
+    return Optional.ofNullable(keeper);
+  }
+
+  /**
    * The tool-gate chain: register gates here.
    *
    * @return the gates

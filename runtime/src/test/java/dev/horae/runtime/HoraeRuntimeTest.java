@@ -68,6 +68,22 @@ class HoraeRuntimeTest {
   }
 
   @Test
+  void theLeaseKeeperIsTheOneThatLeasesTheSessionsAndAbsentWithoutLeases() throws Exception {
+    try (HoraeRuntime plain = HoraeRuntime.builder().clock(CLOCK).build()) {
+      assertThat(plain.leaseKeeper()).isEmpty();
+    }
+    dev.horae.store.MemorySessionStore store = new dev.horae.store.MemorySessionStore();
+    try (HoraeRuntime leased = HoraeRuntime.builder().clock(CLOCK)
+        .leases(store.leases("node-a", java.time.Duration.ofSeconds(30), CLOCK)).build()) {
+      RuntimeAgent agent = leased.openAgent("s-leased");
+      assertThat(leased.leaseKeeper()).hasValueSatisfying(keeper -> {
+        assertThat(keeper.owns(agent.session().id())).isTrue();
+        assertThat(keeper.owns("never-opened")).isFalse();
+      });
+    }
+  }
+
+  @Test
   void eachRequestCarriesThePreviousTurnsTheToolResultsAndTheToolDefinitions() throws Exception {
     Recording model = new Recording()
         .then(ModelResponse.calls(new ToolCall("c1", "echo", Json.parse("{\"text\":\"hi\"}"))))

@@ -48,8 +48,11 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public final class FileSessionStore implements SessionStore, AutoCloseable {
 
+  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(FileSessionStore.class);
+
   private final Path root;
   private final Forcer forcer;
+  private final Hooks<Runnable> fsyncHooks = new Hooks<>();
   private final Map<String, SessionFolder> open = new ConcurrentHashMap<>();
   /** Changed under {@link #opening}. */
   private final Map<String, SessionLease.Exclusive> leased = new ConcurrentHashMap<>();
@@ -58,7 +61,33 @@ public final class FileSessionStore implements SessionStore, AutoCloseable {
 
   private FileSessionStore(Path root, Forcer forcer) {
     this.root = root;
-    this.forcer = forcer;
+    // every fsync of the store goes through this one forcer, so the hooks see each of them once;
+    // a store that forces nothing has nothing to report
+    this.forcer = forcer == Forcer.NONE ? forcer : channel -> {
+      forcer.force(channel);
+      for (Runnable hook : fsyncHooks.snapshot()) {
+        try {
+          hook.run();
+        } catch (RuntimeException e) {
+          // an observer must never turn a completed fsync into a failed persist
+          LOG.warn("an fsync hook of the file session store {} failed", root, e);
+        }
+      }
+    };
+  }
+
+  /**
+   * Observes every fsync this store completes: of an event file after a write (one per group
+   * commit, shared by the persists it covers), of a header file and of a folder when a session is
+   * created. Meant for metrics ({@code horae-micrometer} counts them as {@code horae.store.fsyncs});
+   * a store opened with {@link SyncMode#NEVER} forces nothing and reports nothing. The hook runs on
+   * the persisting thread right after the fsync returned; a hook that throws is ignored.
+   *
+   * @param hook called once per completed fsync
+   * @return a handle that removes it
+   */
+  public dev.horae.spi.Registration onFsync(Runnable hook) {
+    return fsyncHooks.add(java.util.Objects.requireNonNull(hook, "hook"));
   }
 
   /**
@@ -156,6 +185,26 @@ public final class FileSessionStore implements SessionStore, AutoCloseable {
       return Optional.empty();
     }
     return folder(id, false).flatMap(SessionFolder::load);
+  }
+
+  /**
+   * Reads a session of the store under {@code root} as it is on disk, without opening it: no lock,
+   * no torn-tail repair, no write. For read-only views (the operator command line) while another
+   * process holds the session; a store that writes must use {@link #load}. A torn last line is left
+   * out; lines the holder wrote but whose flush has not completed yet may be included.
+   *
+   * @param root the store's root directory
+   * @param id the session id
+   * @return header and events, or empty when there is no committed session of that id
+   * @throws CommitLogCorruptException when its event file is corrupt before the last line
+   * @throws SessionStoreException when it cannot be read
+   * @throws IllegalArgumentException when the id cannot name a folder
+   */
+  public static Optional<StoredSession> peek(Path root, String id) {
+    if (id.isBlank()) {
+      return Optional.empty();
+    }
+    return SessionFolder.peek(root.toAbsolutePath().normalize(), id);
   }
 
   /**

@@ -110,6 +110,35 @@ class GroupCommitTest {
   }
 
   @Test
+  void theFsyncHookSeesEveryFsyncOnceAndNothingAfterItsRemovalOrWithoutSync() {
+    HoldingForcer forcer = new HoldingForcer();
+    AtomicInteger seen = new AtomicInteger();
+    try (FileSessionStore store = FileSessionStore.open(root, forcer)) {
+      var hook = store.onFsync(seen::incrementAndGet);
+      var failing = store.onFsync(() -> {
+        throw new IllegalStateException("a broken observer");
+      });
+      persist(store, header("s"), log(1));
+      assertThat(seen.get()).as("creation: every fsync the seam made").isEqualTo(forcer.count.get()).isPositive();
+      int before = seen.get();
+      persist(store, header("s"), log(2));
+      persist(store, header("s"), log(2));
+      assertThat(seen.get()).as("one fsync for a new line, none for an unchanged log").isEqualTo(before + 1);
+      hook.close();
+      failing.close();
+      persist(store, header("s"), log(3));
+      assertThat(seen.get()).isEqualTo(before + 1);
+      assertThat(store.load("s").orElseThrow().events()).isEqualTo(log(3));
+    }
+    AtomicInteger unsynced = new AtomicInteger();
+    try (FileSessionStore store = FileSessionStore.open(root.resolve("never"), SyncMode.NEVER)) {
+      var unused = store.onFsync(unsynced::incrementAndGet);
+      persist(store, header("t"), log(2));
+    }
+    assertThat(unsynced.get()).as("SyncMode.NEVER forces nothing").isZero();
+  }
+
+  @Test
   void openingAStoredSessionForcesWhatItRead() {
     try (FileSessionStore store = FileSessionStore.open(root, SyncMode.NEVER)) {
       persist(store, header("s"), log(3));

@@ -44,6 +44,25 @@ class LockTest {
   }
 
   @Test
+  void aPeekReadsALockedSessionWithoutTakingTheLockOrRepairingItsTornTail() throws Exception {
+    try (FileSessionStore holder = FileSessionStore.open(root)) {
+      persist(holder, header("s"), log(3));
+      Path events = Logs.eventsFile(root, "s");
+      byte[] before = java.nio.file.Files.readAllBytes(events);
+      java.nio.file.Files.write(events, "0badc0de [{\"seq\":3".getBytes(java.nio.charset.StandardCharsets.UTF_8),
+          java.nio.file.StandardOpenOption.APPEND);
+      assertThat(FileSessionStore.peek(root, "s").orElseThrow().events()).isEqualTo(log(3));
+      assertThat(java.nio.file.Files.size(events)).as("the torn tail is the holder's to cut").isGreaterThan(before.length);
+      assertThat(FileSessionStore.peek(root, "nobody")).isEmpty();
+      assertThat(FileSessionStore.peek(root, " ")).isEmpty();
+      // the holder still has the lock: a second store is refused as before
+      try (FileSessionStore second = FileSessionStore.open(root)) {
+        assertThatThrownBy(() -> second.load("s")).isInstanceOf(CommitLogLockedException.class);
+      }
+    }
+  }
+
+  @Test
   void releasingOneSessionLetsAnotherStoreTakeIt() {
     try (FileSessionStore first = FileSessionStore.open(root); FileSessionStore second = FileSessionStore.open(root)) {
       persist(first, header("s"), log(2));

@@ -141,6 +141,39 @@ public final class SessionFolder implements AutoCloseable {
     }
   }
 
+  /**
+   * Reads a session folder without opening it: no lock is taken and nothing is repaired or
+   * written, so it may run while another process holds the session. A torn last line is left out
+   * (the holder cuts it on its next open); lines a live writer has written but not yet forced are
+   * included.
+   *
+   * @param root the store root
+   * @param id the session id
+   * @return header and events, or empty when the folder holds no committed session
+   * @throws CommitLogCorruptException when the event file is corrupt before its last line
+   * @throws SessionStoreException when the files cannot be read or the header names another session
+   */
+  public static Optional<StoredSession> peek(Path root, String id) {
+    Path dir = root.resolve(FolderNames.encode(id));
+    if (!Files.isDirectory(dir)) {
+      return Optional.empty();
+    }
+    Optional<SessionHeader> header = HeaderFile.read(dir);
+    if (header.isEmpty()) {
+      return Optional.empty();
+    }
+    checkHeader(id, dir, header.get());
+    Path eventsFile = dir.resolve(EVENTS_FILE);
+    if (!Files.exists(eventsFile)) {
+      return Optional.of(new StoredSession(header.get(), List.of()));
+    }
+    try {
+      return Optional.of(new StoredSession(header.get(), LogScanner.scan(eventsFile).events()));
+    } catch (IOException e) {
+      throw new SessionStoreException("cannot read " + eventsFile + ": " + e.getMessage(), e);
+    }
+  }
+
   private static void discardUncommittedCreation(String id, EventFile file) throws IOException {
     long size = file.size();
     if (size > 0) {

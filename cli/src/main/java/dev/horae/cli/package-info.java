@@ -1,0 +1,11 @@
+/**
+ * The operator command line {@code horae} ({@link dev.horae.cli.Horae}): read-only views of a
+ * file store folder or a PostgreSQL store (sessions, reminders, awaiting runs, job notices, the
+ * invariant check, a log tail) and the answers to parked calls ({@code approve}, {@code deny})
+ * through the runtime's own resume path, with the application's tools and model supplied by an
+ * {@link dev.horae.cli.OperatorSetup}. Commands, output and exit codes: {@code docs/operations.md}.
+ */
+@NullMarked
+package dev.horae.cli;
+
+import org.jspecify.annotations.NullMarked;
