@@ -45,6 +45,8 @@ class LayeringTest {
   private static final String CONFORMANCE = "dev.horae.conformance..";
   private static final String EXAMPLES = "dev.horae.examples..";
   private static final String BENCHMARKS = "dev.horae.benchmarks..";
+  private static final String[] ADAPTERS_AND_OPERATIONS = {"dev.horae.langchain4j..", "dev.horae.springai..",
+      "dev.horae.spring..", "dev.horae.micrometer..", "dev.horae.cli.."};
   /** The conformance module's TCK binding of the reference host: the one main class outside the testkit that runs on it. */
   private static final String TCK_BINDING = "dev.horae.conformance.scenario.TestkitScenarioHosts";
 
@@ -64,7 +66,8 @@ class LayeringTest {
             "dev.horae.testkit.TestHost", "dev.horae.conformance.ConformanceRunner",
             "dev.horae.schedule.tools.SchedulePlugin", "dev.horae.invariant.Companions",
             "dev.horae.store.LogSessions", "dev.horae.runtime.HoraeRuntime", "dev.horae.examples.Demo",
-            "dev.horae.examples.docs.Configs", "dev.horae.benchmarks.FoldBenchmark"))
+            "dev.horae.examples.docs.Configs", "dev.horae.benchmarks.FoldBenchmark",
+            "dev.horae.langchain4j.LangChain4jModel", "dev.horae.micrometer.HoraeMetrics", "dev.horae.cli.Horae"))
         .allSatisfy(name -> assertThat(classes.contain(name)).as(name).isTrue());
   }
 
@@ -215,11 +218,38 @@ class LayeringTest {
         .check(classes);
   }
 
+  @Test
+  void noLibraryModuleDependsOnAnAdapterOrAnOperationsModule() {
+    // the framework adapters and the operations tools sit on top: a user of the runtime alone never
+    // pulls LangChain4j, Spring, Micrometer or the command line
+    noClasses().that().resideInAnyPackage(SPI, SCHEDULE_CORE, SCHEDULE_CORE_INTERNAL, SCHEDULE_TOOLS, TIME_CONTEXT,
+            JOBS, GATE, STORE, RUNTIME, INVARIANT, TESTKIT)
+        .should().dependOnClassesThat().resideInAnyPackage(ADAPTERS_AND_OPERATIONS)
+        .check(classes);
+  }
+
+  @Test
+  void theAdaptersAndOperationsModulesDoNotDependOnEachOther() {
+    noClasses().that().resideInAPackage("dev.horae.langchain4j..")
+        .should().dependOnClassesThat().resideInAnyPackage("dev.horae.springai..", "dev.horae.spring..",
+            "dev.horae.micrometer..", "dev.horae.cli..")
+        .check(classes);
+    noClasses().that().resideInAnyPackage("dev.horae.micrometer..", "dev.horae.cli..")
+        .should().dependOnClassesThat().resideInAnyPackage("dev.horae.langchain4j..", "dev.horae.springai..",
+            "dev.horae.spring..")
+        .check(classes);
+    noClasses().that().resideInAPackage("dev.horae.micrometer..")
+        .should().dependOnClassesThat().resideInAPackage("dev.horae.cli..").check(classes);
+    noClasses().that().resideInAPackage("dev.horae.cli..")
+        .should().dependOnClassesThat().resideInAPackage("dev.horae.micrometer..").check(classes);
+  }
+
   /** Module roots, most specific first: a package belongs to the first root it lies under. */
   private static final List<String> MODULE_ROOTS = List.of("dev.horae.spi", "dev.horae.schedule.tools",
       "dev.horae.schedule", "dev.horae.timecontext", "dev.horae.jobs", "dev.horae.gate", "dev.horae.invariant",
       "dev.horae.store", "dev.horae.runtime", "dev.horae.testkit", "dev.horae.conformance", "dev.horae.examples",
-      "dev.horae.benchmarks");
+      "dev.horae.benchmarks", "dev.horae.langchain4j", "dev.horae.springai", "dev.horae.spring", "dev.horae.micrometer",
+      "dev.horae.cli");
 
   /**
    * Known crossings into another module's internal packages, reported to their owners; anything

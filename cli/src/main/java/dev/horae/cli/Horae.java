@@ -97,7 +97,8 @@ public final class Horae {
   public static void main(String[] args) {
     PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
     PrintStream err = new PrintStream(System.err, true, StandardCharsets.UTF_8);
-    System.exit(run(Arrays.asList(args), out, err, InstantSource.system()));
+    // the one reader of the system clock (docs/architecture.md, "Time comes from one injected source")
+    System.exit(run(Arrays.asList(args), out, err, dev.horae.spi.time.SystemTime.wallClock()));
   }
 
   /**
