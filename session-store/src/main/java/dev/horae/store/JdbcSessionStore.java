@@ -19,8 +19,10 @@ import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import javax.sql.DataSource;
@@ -81,7 +83,9 @@ public final class JdbcSessionStore implements SessionStore {
   }
 
   /**
-   * The DDL this store needs, for hosts that apply schema changes with their own migration tool.
+   * The DDL this store needs, for hosts that apply schema changes with their own migration tool:
+   * the statements of every migration, in order. Applied that way no history is recorded; a later
+   * {@link #migrate} adopts the tables and records it.
    *
    * @return idempotent {@code CREATE TABLE IF NOT EXISTS} statements, in order
    */
@@ -90,10 +94,15 @@ public final class JdbcSessionStore implements SessionStore {
   }
 
   /**
-   * Creates the tables (sessions, events, leases) unless they exist. Safe to call from several
-   * nodes at once.
+   * Brings the schema to this library's version: in one transaction, under an advisory lock so
+   * several nodes may call it at once, it creates the history table {@code <prefix>schema_version}
+   * unless it exists, then applies each migration the history does not record and records it with
+   * its checksum. A database whose tables an earlier, unversioned {@code migrate()} created is
+   * adopted (every statement is {@code CREATE TABLE IF NOT EXISTS}). It refuses, changing nothing,
+   * a database whose history records a migration with another checksum (the applied schema is not
+   * this library's) or a version newer than this library knows.
    *
-   * @throws SessionStoreException when the database refuses
+   * @throws SessionStoreException when the database refuses, or the history does not match
    */
   public void migrate() {
     try (Connection c = dataSource.getConnection()) {
@@ -103,8 +112,41 @@ public final class JdbcSessionStore implements SessionStore {
           Statement ddl = c.createStatement()) {
         lock.setLong(1, SessionTables.MIGRATION_LOCK);
         lock.execute();
-        for (String statement : tables.ddl()) {
-          ddl.execute(statement);
+        ddl.execute(tables.historyDdl());
+        Map<Integer, String> applied = new TreeMap<>();
+        try (ResultSet rows = ddl.executeQuery("SELECT version, checksum FROM " + tables.history())) {
+          while (rows.next()) {
+            applied.put(rows.getInt(1), rows.getString(2));
+          }
+        }
+        List<SessionTables.Migration> migrations = tables.migrations();
+        int newest = migrations.get(migrations.size() - 1).version();
+        for (int version : applied.keySet()) {
+          if (version > newest) {
+            throw new SessionStoreException(tables.history() + " records schema version " + version
+                + ", newer than this library's " + newest + "; a newer Horae migrated this database, so this one leaves it alone");
+          }
+        }
+        try (PreparedStatement record = c.prepareStatement(
+            "INSERT INTO " + tables.history() + " (version, description, checksum) VALUES (?, ?, ?)")) {
+          for (SessionTables.Migration m : migrations) {
+            String seen = applied.get(m.version());
+            if (seen != null) {
+              if (!seen.equals(m.checksum())) {
+                throw new SessionStoreException("schema migration " + m.version() + " (" + m.description() + ") in "
+                    + tables.history() + " was applied with checksum " + seen + ", but this library's is " + m.checksum()
+                    + ": the tables are not the ones this library creates; nothing was changed");
+              }
+              continue;
+            }
+            for (String statement : m.statements()) {
+              ddl.execute(statement);
+            }
+            record.setInt(1, m.version());
+            record.setString(2, m.description());
+            record.setString(3, m.checksum());
+            record.executeUpdate();
+          }
         }
         c.commit();
       } catch (SQLException | RuntimeException e) {
@@ -114,7 +156,7 @@ public final class JdbcSessionStore implements SessionStore {
         c.setAutoCommit(autoCommit);
       }
     } catch (SQLException e) {
-      throw new SessionStoreException("cannot create the session tables " + tables.sessions() + ", " + tables.events()
+      throw new SessionStoreException("cannot migrate the session tables " + tables.sessions() + ", " + tables.events()
           + ", " + tables.leases() + ": " + e.getMessage(), e);
     }
   }

@@ -20,6 +20,9 @@ public record SessionTables(String prefix) {
   /** Serialises concurrent {@code migrate()} calls of several nodes (an arbitrary constant key). */
   public static final long MIGRATION_LOCK = 0x686f726165L;
 
+  // the prefix a migration's checksum is computed for, whatever prefix a store uses
+  private static final SessionTables CANONICAL = new SessionTables("horae_");
+
   /**
    * Validates the prefix: it is spliced into SQL, so only lowercase identifiers are allowed.
    *
@@ -60,29 +63,101 @@ public record SessionTables(String prefix) {
   }
 
   /**
-   * The idempotent DDL.
+   * The table that records which schema migrations were applied.
    *
-   * @return the statements, in order
+   * @return the name
    */
-  public List<String> ddl() {
+  public String history() {
+    return prefix + "schema_version";
+  }
+
+  /**
+   * One versioned step of the schema: its statements for this prefix, and a checksum of the
+   * step's text that does not depend on the prefix, so every node and every prefix agrees on it.
+   *
+   * @param version the step's number, from 1
+   * @param description what it creates
+   * @param statements its idempotent statements for this prefix, in order
+   * @param checksum the SHA-256 of its statements written for the canonical prefix {@code horae_},
+   *     as lowercase hex
+   */
+  public record Migration(int version, String description, List<String> statements, String checksum) {}
+
+  /**
+   * The schema's steps, oldest first. A step, once released, never changes: a changed text would
+   * change its checksum, and {@code migrate()} refuses a database whose applied step differs.
+   *
+   * @return the migrations
+   */
+  public List<Migration> migrations() {
     return List.of(
-        "CREATE TABLE IF NOT EXISTS " + sessions() + " ("
+        migration(1, "sessions and events", SessionTables::v1),
+        migration(2, "session leases", SessionTables::v2));
+  }
+
+  private Migration migration(int version, String description, java.util.function.Function<SessionTables, List<String>> step) {
+    return new Migration(version, description, step.apply(this), checksum(step.apply(CANONICAL)));
+  }
+
+  private static List<String> v1(SessionTables t) {
+    return List.of(
+        "CREATE TABLE IF NOT EXISTS " + t.sessions() + " ("
             + "session_id text PRIMARY KEY, "
             + "header json NOT NULL, "
             + "length bigint NOT NULL CHECK (length >= 0))",
-        "CREATE TABLE IF NOT EXISTS " + events() + " ("
-            + "session_id text NOT NULL REFERENCES " + sessions() + " (session_id), "
+        "CREATE TABLE IF NOT EXISTS " + t.events() + " ("
+            + "session_id text NOT NULL REFERENCES " + t.sessions() + " (session_id), "
             + "seq bigint NOT NULL CHECK (seq >= 0), "
             + "type text NOT NULL, "
             + "event json NOT NULL, "
-            + "PRIMARY KEY (session_id, seq))",
-        "CREATE TABLE IF NOT EXISTS " + leases() + " ("
+            + "PRIMARY KEY (session_id, seq))");
+  }
+
+  private static List<String> v2(SessionTables t) {
+    return List.of(
+        "CREATE TABLE IF NOT EXISTS " + t.leases() + " ("
             + "session_id text PRIMARY KEY, "
             + "owner text, "
             + "epoch bigint NOT NULL CHECK (epoch >= 0), "
             + "acquired_at_ms bigint, "
             + "expires_at_ms bigint, "
             + "CHECK ((owner IS NULL) = (expires_at_ms IS NULL) AND (owner IS NULL) = (acquired_at_ms IS NULL)))");
+  }
+
+  private static String checksum(List<String> statements) {
+    try {
+      java.security.MessageDigest sha = java.security.MessageDigest.getInstance("SHA-256");
+      for (String statement : statements) {
+        sha.update(statement.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        sha.update((byte) ';');
+      }
+      return java.util.HexFormat.of().formatHex(sha.digest());
+    } catch (java.security.NoSuchAlgorithmException e) {
+      // every Java platform must provide SHA-256 (MessageDigest's specification)
+      throw new IllegalStateException("SHA-256 is not available", e);
+    }
+  }
+
+  /**
+   * The statements of every migration, in order: for a host that applies the schema itself.
+   *
+   * @return idempotent {@code CREATE TABLE IF NOT EXISTS} statements
+   */
+  public List<String> ddl() {
+    return migrations().stream().flatMap(m -> m.statements().stream()).toList();
+  }
+
+  /**
+   * The migration history table: created first by every {@code migrate()}.
+   *
+   * @return the statement
+   */
+  public String historyDdl() {
+    return "CREATE TABLE IF NOT EXISTS " + history() + " ("
+        + "version integer PRIMARY KEY CHECK (version > 0), "
+        + "description text NOT NULL, "
+        + "checksum text NOT NULL, "
+        + "applied_at timestamptz NOT NULL DEFAULT now())";
   }
 
   /**
