@@ -41,7 +41,10 @@
     document.getElementById('awaiting-note').textContent = data.awaiting.length
       ? (data.canAnswer ? '' : 'This console was started without --setup CLASS: the buttons will be refused.')
       : 'No call is waiting for a person.';
-    list.replaceChildren(...data.awaiting.map(card));
+    // a card stays while its call waits, so a reason being typed survives the polls
+    const kept = new Map([...list.children].map(c => [c.dataset.run, c]));
+    list.replaceChildren(...data.awaiting.map(a => kept.get(a.runId) || card(a)));
+    list.querySelectorAll('button').forEach(b => { b.disabled = answering; });
   }
   function card(a) {
     const reason = el('input', { type: 'text', placeholder: 'reason for a denial (told to the model)', 'aria-label': 'denial reason' });
