@@ -48,7 +48,7 @@ import java.util.concurrent.CountDownLatch;
  *   jobs                                  the job settlements the logs hold (job notices)
  *   check                                 the invariant check of every session
  *   tail SESSION [-n N] [--follow]        the log, one event a line; --follow prints new events as they land
- *   console [--port N] [--bind ADDR --token T] [--setup CLASS]
+ *   console [--port N] [--bind ADDR (--token T | --token-env VAR)] [--setup CLASS]
  *                                         the web console (dev.horae.cli.console), until interrupted
  * </pre>
  */
@@ -65,7 +65,7 @@ public final class Horae {
         jobs                                  job settlements the logs hold
         check                                 the invariant check of every session
         tail SESSION [-n N] [--follow]        the log, one event a line
-        console [--port N] [--bind ADDR --token T] [--setup CLASS]
+        console [--port N] [--bind ADDR (--token T | --token-env VAR)] [--setup CLASS]
                                               the web console, on 127.0.0.1:8620 unless told otherwise
       exit status: 0 ok, 1 violations, 2 usage, 3 not found, 4 held by another process, 5 rejected,
         6 approve/deny need --setup, 7 store unreadable, 8 durability uncertain (docs/operations.md)""";
@@ -73,7 +73,7 @@ public final class Horae {
   /** Options that take a value. */
   private static final Set<String> VALUED = Set.of("--data-dir", "--jdbc-url", "--jdbc-user", "--jdbc-password-env",
       "--table-prefix", "--session", "--setup", "--reason", "--timeout-seconds", "-n", "--lines", "--interval-ms",
-      "--port", "--bind", "--token");
+      "--port", "--bind", "--token", "--token-env");
   /** Options that are flags. */
   private static final Set<String> FLAGS = Set.of("--json", "--all", "--awaiting", "--follow", "-f", "--help", "-h");
 
@@ -405,15 +405,26 @@ public final class Horae {
     // loaded now, so a setup that cannot load is a usage error at start, not at the first click
     OperatorSetup setup = setupName == null ? null : Answer.load(setupName);
     StoreBackend backend = new StoreBackend(store, clock, setup == null ? null : () -> setup, timeoutSeconds(), warnings());
+    Optional<String> token = Optional.ofNullable(options.get("--token"));
+    String tokenVar = options.get("--token-env");
+    if (tokenVar != null) {
+      if (token.isPresent()) {
+        throw new CliException(ExitCode.USAGE, "give one of --token and --token-env");
+      }
+      token = Optional.ofNullable(System.getenv(tokenVar));
+      if (token.isEmpty()) {
+        throw new CliException(ExitCode.USAGE, "the environment variable " + tokenVar + " (--token-env) is not set");
+      }
+    }
     WebConsole console;
     try {
-      console = WebConsole.start(backend, bind, port, Optional.ofNullable(options.get("--token")));
+      console = WebConsole.start(backend, bind, port, token);
     } catch (IllegalArgumentException | UncheckedIOException e) {
       throw new CliException(ExitCode.USAGE, String.valueOf(e.getMessage()), e);
     }
     try (console) {
       out.println("horae console: serving " + store.where() + " on " + console.uri()
-          + (options.containsKey("--token") ? " (open " + console.uri() + "?token=T once)" : "")
+          + (token.isPresent() ? " (open " + console.uri() + "?token=T once)" : "")
           + (setup == null ? "; read-only: Approve/Deny need --setup CLASS" : "") + "; interrupt to stop");
       out.flush();
       // serves until this thread is interrupted (Ctrl-C ends the JVM)

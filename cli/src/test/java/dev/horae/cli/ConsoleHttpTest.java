@@ -2,6 +2,7 @@ package dev.horae.cli;
 
 import static dev.horae.cli.Fixture.PARKED_RUN;
 import static dev.horae.cli.Fixture.SESSION;
+import static dev.horae.cli.ConsoleClient.assertRefused;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -44,7 +45,6 @@ import org.junit.jupiter.api.io.TempDir;
 class ConsoleHttpTest {
 
   @TempDir Path dir;
-  private final HttpClient http = HttpClient.newHttpClient();
   private @Nullable StoreAccess store;
   private @Nullable WebConsole console;
 
@@ -86,46 +86,11 @@ class ConsoleHttpTest {
     return FileSessionStore.peek(dir, SESSION).orElseThrow().events();
   }
 
-  private HttpResponse<String> get(WebConsole c, String path, String... headers) throws Exception {
-    HttpRequest.Builder b = HttpRequest.newBuilder(c.uri().resolve(path)).timeout(java.time.Duration.ofSeconds(20));
-    if (headers.length > 0) {
-      b.headers(headers);
-    }
-    return http.send(b.GET().build(), HttpResponse.BodyHandlers.ofString());
-  }
-
-  private HttpResponse<String> post(WebConsole c, String path, String body, String... headers) throws Exception {
-    HttpRequest.Builder b = HttpRequest.newBuilder(c.uri().resolve(path)).timeout(java.time.Duration.ofSeconds(40))
-        .POST(HttpRequest.BodyPublishers.ofString(body));
-    if (headers.length > 0) {
-      b.headers(headers);
-    }
-    return http.send(b.build(), HttpResponse.BodyHandlers.ofString());
-  }
-
-  /** The headers the console's own page sends with an answer. */
-  private static String[] samePage(WebConsole c, String csrf) {
-    return new String[] {"Content-Type", "application/json", "Origin", origin(c), WebConsole.CSRF_HEADER, csrf};
-  }
-
-  private static String origin(WebConsole c) {
-    String s = c.uri().toString();
-    return s.substring(0, s.length() - 1);
-  }
-
-  /** The CSRF token as the page embeds it. */
-  private String pageToken(WebConsole c) throws Exception {
-    HttpResponse<String> page = get(c, "/");
-    assertThat(page.statusCode()).isEqualTo(200);
-    Matcher m = Pattern.compile("<meta name=\"horae-csrf\" content=\"([^\"]+)\">").matcher(page.body());
-    assertThat(m.find()).as("the page embeds the CSRF token").isTrue();
-    return m.group(1);
-  }
-
   @Test
   void theJsonViewsShowTheSessionItsTimelineTheRemindersAndTheParkedCall() throws Exception {
-    WebConsole c = start();
-    JsonNode sessions = Json.parse(get(c, "/api/sessions").body());
+    WebConsole console = start();
+    ConsoleClient c = new ConsoleClient(console);
+    JsonNode sessions = Json.parse(c.get("/api/sessions").body());
     assertThat(sessions.path("sessions")).hasSize(1);
     JsonNode s = sessions.path("sessions").get(0);
     assertThat(s.path("session").asText()).isEqualTo(SESSION);
@@ -133,7 +98,7 @@ class ConsoleHttpTest {
     assertThat(s.path("events").asInt()).isEqualTo(stored().size());
     assertThat(s.path("awaiting").asInt()).isEqualTo(1);
 
-    JsonNode timeline = Json.parse(get(c, "/api/timeline?session=ops-1").body());
+    JsonNode timeline = Json.parse(c.get("/api/timeline?session=ops-1").body());
     assertThat(timeline.path("summary").path("session").asText()).isEqualTo(SESSION);
     assertThat(timeline.path("awaiting").get(0).path("runId").asText()).isEqualTo(PARKED_RUN);
     List<String> titles = timeline.path("entries").findValuesAsText("title");
@@ -145,11 +110,11 @@ class ConsoleHttpTest {
     assertThat(gate.path("kind").asText()).isEqualTo("gate");
     assertThat(gate.path("detail").asText()).isEqualTo("deploy call-4: ask");
     assertThat(timeline.path("entries").findValuesAsText("kind")).contains("turn", "reminder", "dispatch", "job", "tool", "gate");
-    HttpResponse<String> none = get(c, "/api/timeline?session=nobody");
+    HttpResponse<String> none = c.get("/api/timeline?session=nobody");
     assertThat(none.statusCode()).isEqualTo(404);
     assertThat(Json.parse(none.body()).path("message").asText()).isEqualTo("no session nobody in " + dir);
 
-    JsonNode reminders = Json.parse(get(c, "/api/reminders").body());
+    JsonNode reminders = Json.parse(c.get("/api/reminders").body());
     assertThat(reminders.path("now").asText()).isEqualTo("2026-12-01T09:05:00Z");
     assertThat(reminders.path("scheduled")).singleElement().satisfies(r -> {
       assertThat(r.path("id").asText()).isEqualTo("schedule-2");
@@ -160,7 +125,7 @@ class ConsoleHttpTest {
       assertThat(r.path("latenessMs").asLong()).isZero();
     });
 
-    JsonNode awaiting = Json.parse(get(c, "/api/awaiting").body());
+    JsonNode awaiting = Json.parse(c.get("/api/awaiting").body());
     assertThat(awaiting.path("canAnswer").asBoolean()).isTrue();
     assertThat(awaiting.path("awaiting")).singleElement().satisfies(a -> {
       assertThat(a.path("runId").asText()).isEqualTo(PARKED_RUN);
@@ -185,24 +150,26 @@ class ConsoleHttpTest {
 
   @Test
   void theAssetsComeFromTheJarWithAContentSecurityPolicy() throws Exception {
-    WebConsole c = start();
-    HttpResponse<String> page = get(c, "/");
+    WebConsole console = start();
+    ConsoleClient c = new ConsoleClient(console);
+    HttpResponse<String> page = c.get("/");
     assertThat(page.headers().firstValue("Content-Type")).hasValue("text/html; charset=utf-8");
     assertThat(page.headers().firstValue("Content-Security-Policy").orElseThrow()).contains("default-src 'none'")
         .contains("frame-ancestors 'none'");
     assertThat(page.headers().firstValue("X-Frame-Options")).hasValue("DENY");
     assertThat(page.body()).contains("/console.js").contains("/console.css").doesNotContain("http://").doesNotContain("https://");
-    assertThat(get(c, "/console.js").body()).contains("X-Horae-CSRF");
-    assertThat(get(c, "/console.css").headers().firstValue("Content-Type")).hasValue("text/css; charset=utf-8");
-    assertThat(get(c, "/nothing").statusCode()).isEqualTo(404);
+    assertThat(c.get("/console.js").body()).contains("X-Horae-CSRF");
+    assertThat(c.get("/console.css").headers().firstValue("Content-Type")).hasValue("text/css; charset=utf-8");
+    assertThat(c.get("/nothing").statusCode()).isEqualTo(404);
   }
 
   @Test
   void approveThroughHttpPerformsTheToolOnceAndEndsTheRun() throws Exception {
-    WebConsole c = start();
-    String csrf = pageToken(c);
-    assertThat(csrf).isEqualTo(c.csrfToken());
-    HttpResponse<String> approved = post(c, "/api/approve", "{\"runId\":\"ops-1/turn-6\"}", samePage(c, csrf));
+    WebConsole console = start();
+    ConsoleClient c = new ConsoleClient(console);
+    String csrf = c.pageToken();
+    assertThat(csrf).isEqualTo(console.csrfToken());
+    HttpResponse<String> approved = c.post("/api/approve", "{\"runId\":\"ops-1/turn-6\"}", c.samePage(csrf));
     assertThat(approved.statusCode()).as(approved.body()).isEqualTo(200);
     JsonNode o = Json.parse(approved.body());
     assertThat(o.path("decision").asText()).isEqualTo("approved");
@@ -217,24 +184,25 @@ class ConsoleHttpTest {
     assertThat(last.data().path("turn").asInt()).isEqualTo(6);
 
     int before = stored().size();
-    HttpResponse<String> again = post(c, "/api/approve", "{\"runId\":\"ops-1/turn-6\"}", samePage(c, csrf));
+    HttpResponse<String> again = c.post("/api/approve", "{\"runId\":\"ops-1/turn-6\"}", c.samePage(csrf));
     assertThat(again.statusCode()).isEqualTo(404);
     assertThat(Json.parse(again.body()).path("error").asText()).isEqualTo("notFound");
     assertThat(Json.parse(again.body()).path("message").asText()).isEqualTo("run ops-1/turn-6 is not awaiting");
     assertThat(App.DEPLOYS.get()).isEqualTo(1);
     assertThat(stored()).hasSize(before);
-    assertThat(Json.parse(get(c, "/api/awaiting").body()).path("awaiting")).isEmpty();
+    assertThat(Json.parse(c.get("/api/awaiting").body()).path("awaiting")).isEmpty();
   }
 
   @Test
   void denyThroughHttpNeedsAReasonAndNeverRunsTheTool() throws Exception {
-    WebConsole c = start();
-    String csrf = pageToken(c);
+    WebConsole console = start();
+    ConsoleClient c = new ConsoleClient(console);
+    String csrf = c.pageToken();
     int before = stored().size();
-    HttpResponse<String> noReason = post(c, "/api/deny", "{\"runId\":\"ops-1/turn-6\"}", samePage(c, csrf));
+    HttpResponse<String> noReason = c.post("/api/deny", "{\"runId\":\"ops-1/turn-6\"}", c.samePage(csrf));
     assertThat(noReason.statusCode()).isEqualTo(400);
     assertThat(stored()).hasSize(before);
-    HttpResponse<String> denied = post(c, "/api/deny", "{\"runId\":\"ops-1/turn-6\",\"reason\":\"not tonight\"}", samePage(c, csrf));
+    HttpResponse<String> denied = c.post("/api/deny", "{\"runId\":\"ops-1/turn-6\",\"reason\":\"not tonight\"}", c.samePage(csrf));
     assertThat(denied.statusCode()).as(denied.body()).isEqualTo(200);
     assertThat(Json.parse(denied.body()).path("decision").asText()).isEqualTo("denied");
     assertThat(Json.parse(denied.body()).path("reason").asText()).isEqualTo("not tonight");
@@ -245,40 +213,35 @@ class ConsoleHttpTest {
 
   @Test
   void crossSiteAnswersAreRefusedAndWriteNothing() throws Exception {
-    WebConsole c = start();
-    String csrf = pageToken(c);
+    WebConsole console = start();
+    ConsoleClient c = new ConsoleClient(console);
+    String csrf = c.pageToken();
     int before = stored().size();
     String body = "{\"runId\":\"ops-1/turn-6\"}";
-    assertRefused(post(c, "/api/approve", body, "Content-Type", "application/json", "Origin", origin(c)), 403, "csrf");
-    assertRefused(post(c, "/api/approve", body, "Content-Type", "application/json", "Origin", origin(c),
+    assertRefused(c.post("/api/approve", body, "Content-Type", "application/json", "Origin", c.origin()), 403, "csrf");
+    assertRefused(c.post("/api/approve", body, "Content-Type", "application/json", "Origin", c.origin(),
         WebConsole.CSRF_HEADER, csrf + "x"), 403, "csrf");
-    assertRefused(post(c, "/api/approve", body, "Content-Type", "application/json", "Origin", "http://evil.example",
+    assertRefused(c.post("/api/approve", body, "Content-Type", "application/json", "Origin", "http://evil.example",
         WebConsole.CSRF_HEADER, csrf), 403, "crossSite");
-    assertRefused(post(c, "/api/approve", body, "Content-Type", "application/json", WebConsole.CSRF_HEADER, csrf), 403, "crossSite");
+    assertRefused(c.post("/api/approve", body, "Content-Type", "application/json", WebConsole.CSRF_HEADER, csrf), 403, "crossSite");
     // a form post cannot carry JSON's content type
-    assertRefused(post(c, "/api/approve", "runId=ops-1/turn-6", "Content-Type", "application/x-www-form-urlencoded",
-        "Origin", origin(c), WebConsole.CSRF_HEADER, csrf), 415, "usage");
-    HttpResponse<String> viaGet = get(c, "/api/approve?runId=ops-1/turn-6");
+    assertRefused(c.post("/api/approve", "runId=ops-1/turn-6", "Content-Type", "application/x-www-form-urlencoded",
+        "Origin", c.origin(), WebConsole.CSRF_HEADER, csrf), 415, "usage");
+    HttpResponse<String> viaGet = c.get("/api/approve?runId=ops-1/turn-6");
     assertRefused(viaGet, 405, "methodNotAllowed");
     assertThat(viaGet.headers().firstValue("Allow")).hasValue("POST");
     assertThat(stored()).hasSize(before);
     assertThat(App.DEPLOYS.get()).isZero();
-    assertThat(Json.parse(get(c, "/api/awaiting").body()).path("awaiting")).hasSize(1);
-  }
-
-  private static void assertRefused(HttpResponse<String> r, int status, String code) {
-    assertThat(r.statusCode()).as(r.body()).isEqualTo(status);
-    assertThat(Json.parse(r.body()).path("error").asText()).isEqualTo(code);
-    assertThat(Json.parse(r.body()).path("message").asText()).isNotBlank();
+    assertThat(Json.parse(c.get("/api/awaiting").body()).path("awaiting")).hasSize(1);
   }
 
   @Test
   void aForeignHostHeaderOnLoopbackIsRefused() throws Exception {
-    WebConsole c = start();
+    WebConsole console = start();
     // a DNS name of another site rebound to 127.0.0.1 arrives with that name as Host
-    String response = raw(c, "GET /api/sessions HTTP/1.1\r\nHost: evil.example:" + c.uri().getPort() + "\r\nConnection: close\r\n\r\n");
+    String response = raw(console, "GET /api/sessions HTTP/1.1\r\nHost: evil.example:" + console.uri().getPort() + "\r\nConnection: close\r\n\r\n");
     assertThat(response).startsWith("HTTP/1.1 403").contains("\"error\":\"badHost\"").doesNotContain("ops-1");
-    assertThat(raw(c, "GET /api/sessions HTTP/1.1\r\nHost: localhost:" + c.uri().getPort() + "\r\nConnection: close\r\n\r\n"))
+    assertThat(raw(console, "GET /api/sessions HTTP/1.1\r\nHost: localhost:" + console.uri().getPort() + "\r\nConnection: close\r\n\r\n"))
         .startsWith("HTTP/1.1 200").contains("ops-1");
   }
 
@@ -295,10 +258,10 @@ class ConsoleHttpTest {
 
   @Test
   void withoutASetupAnAnswerIsRefusedWithTheCommandLinesMessage() throws Exception {
-    WebConsole c = start(false, InetAddress.getLoopbackAddress(), Optional.empty());
-    assertThat(Json.parse(get(c, "/api/awaiting").body()).path("canAnswer").asBoolean()).isFalse();
+    ConsoleClient c = new ConsoleClient(start(false, InetAddress.getLoopbackAddress(), Optional.empty()));
+    assertThat(Json.parse(c.get("/api/awaiting").body()).path("canAnswer").asBoolean()).isFalse();
     int before = stored().size();
-    HttpResponse<String> r = post(c, "/api/approve", "{\"runId\":\"ops-1/turn-6\"}", samePage(c, pageToken(c)));
+    HttpResponse<String> r = c.post("/api/approve", "{\"runId\":\"ops-1/turn-6\"}", c.samePage(c.pageToken()));
     assertRefused(r, 501, "needsSetup");
     String cliMessage = Fixture.cli("--data-dir", dir.toString(), "approve", PARKED_RUN).err().lines().findFirst().orElseThrow();
     assertThat("horae: " + Json.parse(r.body()).path("message").asText()).isEqualTo(cliMessage);
@@ -307,12 +270,13 @@ class ConsoleHttpTest {
 
   @Test
   void anAnswerToASessionAnotherProcessHoldsIsAConflictAndWritesNothing() throws Exception {
-    WebConsole c = start();
+    WebConsole console = start();
+    ConsoleClient c = new ConsoleClient(console);
     try (HoraeRuntime holder = HoraeRuntime.builder().dataDir(dir).build()) {
       App.wire(holder, true);
       var unused = holder.openAgent(SESSION);
       int before = stored().size();
-      HttpResponse<String> r = post(c, "/api/approve", "{\"runId\":\"ops-1/turn-6\"}", samePage(c, pageToken(c)));
+      HttpResponse<String> r = c.post("/api/approve", "{\"runId\":\"ops-1/turn-6\"}", c.samePage(c.pageToken()));
       assertRefused(r, 409, "held");
       assertThat(Json.parse(r.body()).path("message").asText()).startsWith("session ops-1 is held by another process");
       assertThat(stored()).hasSize(before);
@@ -328,22 +292,26 @@ class ConsoleHttpTest {
     Fixture.Run refused = Fixture.cli("--data-dir", dir.toString(), "console", "--bind", "0.0.0.0", "--port", "0");
     assertThat(refused.exit()).isEqualTo(ExitCode.USAGE);
     assertThat(refused.err()).contains("0.0.0.0, which is not a loopback address: give --token T");
+    Fixture.Run unset = Fixture.cli("--data-dir", dir.toString(), "console", "--bind", "0.0.0.0", "--port", "0",
+        "--token-env", "HORAE_TEST_NO_SUCH_VARIABLE");
+    assertThat(unset.exit()).isEqualTo(ExitCode.USAGE);
+    assertThat(unset.err()).contains("the environment variable HORAE_TEST_NO_SUCH_VARIABLE (--token-env) is not set");
 
-    WebConsole local = start(true, any, Optional.of("s3cret"));
-    assertRefused(get(local, "/api/sessions"), 401, "unauthorized");
-    assertRefused(get(local, "/api/sessions", "Authorization", "Bearer wrong"), 401, "unauthorized");
-    assertRefused(get(local, "/"), 401, "unauthorized");
-    assertThat(get(local, "/api/sessions", "Authorization", "Bearer s3cret").statusCode()).isEqualTo(200);
-    HttpResponse<String> opened = get(local, "/?token=s3cret");
+    ConsoleClient local = new ConsoleClient(start(true, any, Optional.of("s3cret")));
+    assertRefused(local.get("/api/sessions"), 401, "unauthorized");
+    assertRefused(local.get("/api/sessions", "Authorization", "Bearer wrong"), 401, "unauthorized");
+    assertRefused(local.get("/"), 401, "unauthorized");
+    assertThat(local.get("/api/sessions", "Authorization", "Bearer s3cret").statusCode()).isEqualTo(200);
+    HttpResponse<String> opened = local.get("/?token=s3cret");
     assertThat(opened.statusCode()).isEqualTo(303);
     String cookie = opened.headers().firstValue("Set-Cookie").orElseThrow();
     assertThat(cookie).startsWith(WebConsole.TOKEN_COOKIE + "=s3cret").contains("HttpOnly").contains("SameSite=Strict");
-    assertThat(get(local, "/api/sessions", "Cookie", WebConsole.TOKEN_COOKIE + "=s3cret").statusCode()).isEqualTo(200);
-    assertRefused(get(local, "/?token=nope"), 401, "unauthorized");
+    assertThat(local.get("/api/sessions", "Cookie", WebConsole.TOKEN_COOKIE + "=s3cret").statusCode()).isEqualTo(200);
+    assertRefused(local.get("/?token=nope"), 401, "unauthorized");
     // the token does not stand in for the CSRF token
     int before = stored().size();
-    assertRefused(post(local, "/api/approve", "{\"runId\":\"ops-1/turn-6\"}", "Authorization", "Bearer s3cret",
-        "Content-Type", "application/json", "Origin", origin(local)), 403, "csrf");
+    assertRefused(local.post("/api/approve", "{\"runId\":\"ops-1/turn-6\"}", "Authorization", "Bearer s3cret",
+        "Content-Type", "application/json", "Origin", local.origin()), 403, "csrf");
     assertThat(stored()).hasSize(before);
   }
 
@@ -377,7 +345,7 @@ class ConsoleHttpTest {
       Matcher m = Pattern.compile("(http://127\\.0\\.0\\.1:\\d+/)").matcher(banner);
       assertThat(m.find()).isTrue();
       URI uri = URI.create(m.group(1));
-      HttpResponse<String> r = http.send(HttpRequest.newBuilder(uri.resolve("/api/sessions")).build(), HttpResponse.BodyHandlers.ofString());
+      HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(uri.resolve("/api/sessions")).build(), HttpResponse.BodyHandlers.ofString());
       assertThat(r.statusCode()).isEqualTo(200);
       assertThat(Json.parse(r.body()).path("sessions").get(0).path("session").asText()).isEqualTo(SESSION);
     } finally {

@@ -133,10 +133,13 @@ public final class WebConsole implements AutoCloseable {
     return csrf;
   }
 
-  /** Stops serving; a request being answered is given a second to finish. */
+  /**
+   * Stops serving at once; an answer being given runs on for up to 5 s, so its turn settles in the
+   * store even though its response is lost (the page then says the answer may or may not have landed).
+   */
   @Override
   public void close() {
-    server.stop(1);
+    server.stop(0);
     executor.shutdown();
     try {
       if (!executor.awaitTermination(5, TimeUnit.SECONDS)) {
