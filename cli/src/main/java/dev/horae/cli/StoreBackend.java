@@ -19,6 +19,7 @@ import java.time.Instant;
 import java.time.InstantSource;
 import java.time.format.DateTimeParseException;
 import java.util.List;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 
@@ -57,17 +58,7 @@ final class StoreBackend implements ConsoleBackend {
   public JsonNode sessions() {
     ObjectNode o = Json.mapper().createObjectNode();
     ArrayNode sessions = o.putArray("sessions");
-    ArrayNode unreadable = o.putArray("unreadable");
-    for (String id : guarded(store::ids)) {
-      try {
-        store.read(id).ifPresent(s -> {
-          LogView v = new LogView(s);
-          sessions.add(v.summary(v.awaiting()));
-        });
-      } catch (SessionStoreException | IllegalArgumentException e) {
-        unreadable.addObject().put("session", id).put("message", String.valueOf(e.getMessage()));
-      }
-    }
+    eachSession(o, v -> sessions.add(v.summary(v.awaiting())));
     return o;
   }
 
@@ -204,24 +195,17 @@ final class StoreBackend implements ConsoleBackend {
     ObjectNode o = Json.mapper().createObjectNode().put("now", now.toString());
     ArrayNode scheduled = o.putArray("scheduled");
     ArrayNode dispatched = o.putArray("dispatched");
-    ArrayNode unreadable = o.putArray("unreadable");
-    for (String id : guarded(store::ids)) {
-      try {
-        store.read(id).ifPresent(s -> {
-          for (LogView.Reminder r : new LogView(s).reminders()) {
-            if (r.state().equals(LogView.SCHEDULED)) {
-              scheduled.add(r.json());
-            } else if (r.state().equals(LogView.DISPATCHED) && r.changedAt().isPresent()) {
-              ObjectNode d = r.json();
-              lateness(r).ifPresent(ms -> d.put("latenessMs", ms));
-              dispatched.add(d);
-            }
-          }
-        });
-      } catch (SessionStoreException | IllegalArgumentException e) {
-        unreadable.addObject().put("session", id).put("message", String.valueOf(e.getMessage()));
+    eachSession(o, v -> {
+      for (LogView.Reminder r : v.reminders()) {
+        if (r.state().equals(LogView.SCHEDULED)) {
+          scheduled.add(r.json());
+        } else if (r.state().equals(LogView.DISPATCHED) && r.changedAt().isPresent()) {
+          ObjectNode d = r.json();
+          lateness(r).ifPresent(ms -> d.put("latenessMs", ms));
+          dispatched.add(d);
+        }
       }
-    }
+    });
     return o;
   }
 
@@ -239,15 +223,23 @@ final class StoreBackend implements ConsoleBackend {
   public JsonNode awaiting() {
     ObjectNode o = Json.mapper().createObjectNode().put("canAnswer", setup != null);
     ArrayNode list = o.putArray("awaiting");
-    ArrayNode unreadable = o.putArray("unreadable");
+    eachSession(o, v -> v.awaiting().forEach(a -> list.add(LogView.json(a))));
+    return o;
+  }
+
+  /**
+   * Reads every session for {@code each}; one that cannot be read is listed in {@code into}'s
+   * {@code unreadable} array and the others are still shown, as the command line does.
+   */
+  private void eachSession(ObjectNode into, Consumer<LogView> each) {
+    ArrayNode unreadable = into.putArray("unreadable");
     for (String id : guarded(store::ids)) {
       try {
-        store.read(id).ifPresent(s -> new LogView(s).awaiting().forEach(a -> list.add(LogView.json(a))));
+        store.read(id).ifPresent(s -> each.accept(new LogView(s)));
       } catch (SessionStoreException | IllegalArgumentException e) {
         unreadable.addObject().put("session", id).put("message", String.valueOf(e.getMessage()));
       }
     }
-    return o;
   }
 
   @Override

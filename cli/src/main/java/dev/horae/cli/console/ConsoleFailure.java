@@ -1,6 +1,7 @@
 package dev.horae.cli.console;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.horae.spi.HoraeException;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -8,7 +9,7 @@ import org.jspecify.annotations.Nullable;
  * dev.horae.cli.ExitCode}) and its message, and for an answer whose durability is uncertain, the
  * answer's outcome.
  */
-public final class ConsoleFailure extends RuntimeException {
+public final class ConsoleFailure extends HoraeException {
   private static final long serialVersionUID = 1L;
 
   private final int exitCode;
