@@ -1,7 +1,12 @@
 package dev.horae.cli;
 
-/** A command's failure with its exit status and the message shown on standard error. */
-final class CliException extends RuntimeException {
+import dev.horae.spi.HoraeException;
+
+/**
+ * A command's failure with its exit status and the message shown on standard error; a {@link
+ * HoraeException}, the library's one exception root (architecture's {@code ExceptionRootTest}).
+ */
+final class CliException extends HoraeException {
   private static final long serialVersionUID = 1L;
 
   private final int exitCode;

@@ -3,22 +3,20 @@ package dev.horae.cli;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.horae.gate.RunState;
-import dev.horae.gate.runtime.ResumeOutcome;
+import dev.horae.cli.console.WebConsole;
 import dev.horae.invariant.LogFinding;
 import dev.horae.invariant.SessionLogCheck;
-import dev.horae.runtime.HoraeRuntime;
-import dev.horae.runtime.agent.RuntimeAgent;
 import dev.horae.runtime.gate.AwaitingCall;
 import dev.horae.spi.json.EcmaJson;
 import dev.horae.spi.plugin.WarningSink;
 import dev.horae.spi.session.Json;
 import dev.horae.spi.session.SessionEvent;
 import dev.horae.spi.session.StoredSession;
-import dev.horae.store.CommitLogLockedException;
-import dev.horae.store.SessionLeaseException;
 import dev.horae.store.SessionStoreException;
 import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -32,9 +30,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
+import java.util.concurrent.CountDownLatch;
 
 /**
  * {@code horae}: the operator command line over a file store folder ({@code --data-dir}) or a
@@ -52,6 +48,8 @@ import java.util.concurrent.TimeoutException;
  *   jobs                                  the job settlements the logs hold (job notices)
  *   check                                 the invariant check of every session
  *   tail SESSION [-n N] [--follow]        the log, one event a line; --follow prints new events as they land
+ *   console [--port N] [--bind ADDR (--token T | --token-env VAR)] [--setup CLASS]
+ *                                         the web console (dev.horae.cli.console), until interrupted
  * </pre>
  */
 public final class Horae {
@@ -67,12 +65,15 @@ public final class Horae {
         jobs                                  job settlements the logs hold
         check                                 the invariant check of every session
         tail SESSION [-n N] [--follow]        the log, one event a line
+        console [--port N] [--bind ADDR (--token T | --token-env VAR)] [--setup CLASS]
+                                              the web console, on 127.0.0.1:8620 unless told otherwise
       exit status: 0 ok, 1 violations, 2 usage, 3 not found, 4 held by another process, 5 rejected,
         6 approve/deny need --setup, 7 store unreadable, 8 durability uncertain (docs/operations.md)""";
 
   /** Options that take a value. */
   private static final Set<String> VALUED = Set.of("--data-dir", "--jdbc-url", "--jdbc-user", "--jdbc-password-env",
-      "--table-prefix", "--session", "--setup", "--reason", "--timeout-seconds", "-n", "--lines", "--interval-ms");
+      "--table-prefix", "--session", "--setup", "--reason", "--timeout-seconds", "-n", "--lines", "--interval-ms",
+      "--port", "--bind", "--token", "--token-env");
   /** Options that are flags. */
   private static final Set<String> FLAGS = Set.of("--json", "--all", "--awaiting", "--follow", "-f", "--help", "-h");
 
@@ -176,6 +177,7 @@ public final class Horae {
         case "jobs" -> none(operands, command) + jobs(store);
         case "check" -> none(operands, command) + check(store);
         case "tail" -> tail(store, one(operands, "tail SESSION"));
+        case "console" -> none(operands, command) + console(store);
         default -> throw new CliException(ExitCode.USAGE, "unknown command " + command);
       };
     }
@@ -220,7 +222,7 @@ public final class Horae {
   }
 
   private static String time(long epochMs) {
-    return Instant.ofEpochMilli(epochMs).toString();
+    return LogView.time(epochMs);
   }
 
   /** Reads every session; an unreadable one is reported on standard error and marks the run. */
@@ -249,11 +251,7 @@ public final class Horae {
       String zone = v.stored().header().timeZone().orElse("-");
       Optional<SessionEvent> last = v.last();
       String state = v.turnState(awaiting);
-      ObjectNode o = array.addObject();
-      o.put("session", v.id()).put("events", v.events().size()).put("createdAt", time(v.stored().header().createdAt()));
-      o.put("timeZone", v.stored().header().timeZone().orElse(null));
-      o.put("lastEventAt", last.map(e -> time(e.time())).orElse(null));
-      o.put("state", state).put("pendingReminders", pending).put("awaiting", awaiting.size());
+      array.add(v.summary(awaiting));
       table.row(v.id(), Integer.toString(v.events().size()), time(v.stored().header().createdAt()), zone,
           last.map(e -> time(e.time())).orElse("-"), state, Long.toString(pending), Integer.toString(awaiting.size()));
     }
@@ -293,10 +291,7 @@ public final class Horae {
     ArrayNode array = Json.mapper().createArrayNode();
     Table table = new Table("DUE", "STATE", "SESSION", "ID", "CHANGED", "PROMPT");
     for (LogView.Reminder r : list) {
-      ObjectNode o = array.addObject();
-      o.put("due", r.due()).put("state", r.state()).put("session", r.session()).put("id", r.id());
-      o.put("changedAt", r.changedAt().isPresent() ? time(r.changedAt().getAsLong()) : null);
-      o.put("prompt", r.prompt());
+      array.add(r.json());
       table.row(r.due(), r.state(), r.session(), r.id(), r.changedAt().isPresent() ? time(r.changedAt().getAsLong()) : "-", r.prompt());
     }
     print(array, table);
@@ -315,11 +310,7 @@ public final class Horae {
     for (LogView v : all(store, unreadable)) {
       for (AwaitingCall a : v.awaiting()) {
         String deadline = a.ticket().deadlineMs().isPresent() ? time(a.ticket().deadlineMs().getAsLong()) : "-";
-        ObjectNode o = array.addObject();
-        o.put("runId", a.runId()).put("session", a.sessionId()).put("callId", a.callId())
-            .put("reason", a.reason().wireName()).put("tool", a.toolId());
-        o.set("arguments", a.arguments());
-        o.put("deadline", a.ticket().deadlineMs().isPresent() ? deadline : null);
+        array.add(LogView.json(a));
         table.row(a.runId(), a.sessionId(), a.reason().wireName(), a.toolId(), EcmaJson.write(a.arguments()), deadline);
       }
     }
@@ -334,144 +325,23 @@ public final class Horae {
     if (!approve && (reason == null || reason.isBlank())) {
       throw new CliException(ExitCode.USAGE, "deny needs --reason TEXT (the model is told why)");
     }
-    int cut = runId.lastIndexOf("/turn-");
-    if (cut <= 0) {
-      throw new CliException(ExitCode.NOT_FOUND, "run " + runId + " is not awaiting (a run id is <session>/turn-<n>)");
-    }
-    String sessionId = runId.substring(0, cut);
-    LogView view = new LogView(store.read(sessionId)
-        .orElseThrow(() -> new CliException(ExitCode.NOT_FOUND, "run " + runId + " is not awaiting: no session " + sessionId)));
-    AwaitingCall call = view.awaiting().stream().filter(a -> a.runId().equals(runId)).findFirst()
-        .orElseThrow(() -> new CliException(ExitCode.NOT_FOUND, "run " + runId + " is not awaiting"));
     String setupName = options.get("--setup");
-    if (setupName == null) {
-      throw new CliException(ExitCode.NEEDS_SETUP, (approve ? "approve" : "deny") + " continues the turn of " + runId
-          + ": it runs " + (approve ? "the call " + call.toolId() + " and " : "") + "the model's next steps, so it needs the "
-          + "application's tools and model; give --setup CLASS (an OperatorSetup on the class path), or answer from the "
-          + "application with HoraeRuntime." + (approve ? "approve" : "deny") + ". Nothing was written");
+    Answer.Given given = Answer.give(store, runId, approve, reason == null ? "" : reason,
+        setupName == null ? null : () -> Answer.load(setupName), timeoutSeconds(), clock, warnings());
+    out.println(json() ? EcmaJson.write(given.json()) : given.text());
+    if (!given.durable()) {
+      err.println("horae: " + given.uncertainty());
+      return ExitCode.UNCERTAIN;
     }
-    OperatorSetup setup = setup(setupName);
-    WarningSink warnings = (message, cause) -> {
-      err.println("horae: warning: " + message + cause.map(c -> ": " + c).orElse(""));
-    };
-    long timeout = Long.parseLong(options.getOrDefault("--timeout-seconds", "120"));
-    try (HoraeRuntime runtime = store.writer(setup, clock, warnings)) {
-      RuntimeAgent agent;
-      try {
-        agent = runtime.openAgent(sessionId);
-      } catch (RuntimeException e) {
-        throw held(sessionId, e).orElseThrow(() -> e);
-      }
-      ResumeOutcome outcome;
-      try {
-        outcome = (approve ? runtime.approve(runId) : runtime.deny(runId, reason == null ? "" : reason))
-            .toCompletableFuture().get(timeout, TimeUnit.SECONDS);
-        if (outcome instanceof ResumeOutcome.Advanced) {
-          settle(agent, timeout);
-        }
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new CliException(ExitCode.UNCERTAIN, "interrupted while the turn of " + runId + " ran; see horae tail " + sessionId);
-      } catch (ExecutionException | TimeoutException e) {
-        throw new CliException(ExitCode.UNCERTAIN, "the turn of " + runId + " did not settle within " + timeout
-            + " s (" + e + "); see horae tail " + sessionId);
-      }
-      if (outcome instanceof ResumeOutcome.Rejected r) {
-        throw new CliException(ExitCode.REJECTED, "the answer to " + runId + " was refused: " + r.code() + ": " + r.message()
-            + (r.code().equals("fingerprintMismatch") ? " (the setup's tools differ from the application's)" : "")
-            + "; nothing was written");
-      }
-      boolean durable;
-      try {
-        durable = Boolean.TRUE.equals(runtime.sessions().flush(agent.session()).toCompletableFuture().get(timeout, TimeUnit.SECONDS));
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        durable = false;
-      } catch (ExecutionException | TimeoutException e) {
-        durable = false;
-      }
-      RunState state = ((ResumeOutcome.Advanced) outcome).state();
-      report(call, approve, reason == null ? "" : reason, state);
-      if (!durable) {
-        err.println("horae: the answer to " + runId + " could not be confirmed durable; see horae tail " + sessionId);
-        return ExitCode.UNCERTAIN;
-      }
-      return ExitCode.OK;
-    }
+    return ExitCode.OK;
   }
 
-  /**
-   * Waits until the agent is idle or parked again: the continued turn may hand it more work (a
-   * reminder that came due meanwhile), and a parked agent is never idle until someone answers.
-   */
-  private static void settle(RuntimeAgent agent, long timeoutSeconds)
-      throws InterruptedException, ExecutionException, TimeoutException {
-    long rounds = TimeUnit.SECONDS.toMillis(timeoutSeconds) / 100;
-    for (long i = 0; i < rounds; i++) {
-      if (agent.parked()) {
-        return;
-      }
-      try {
-        agent.whenIdle().toCompletableFuture().get(100, TimeUnit.MILLISECONDS);
-        return;
-      } catch (TimeoutException notYet) {
-        // look again: parked, or still running
-      }
-    }
-    throw new TimeoutException("the agent of " + agent.id() + " neither became idle nor parked");
+  private long timeoutSeconds() {
+    return Long.parseLong(options.getOrDefault("--timeout-seconds", "120"));
   }
 
-  /** The refusal of a session another process holds, if that is what {@code e} is. */
-  private static Optional<CliException> held(String sessionId, Throwable e) {
-    for (Throwable c = e; c != null; c = c.getCause()) {
-      if (c instanceof CommitLogLockedException || (c instanceof SessionLeaseException l && l.code() == SessionLeaseException.Code.LEASE_HELD)) {
-        return Optional.of(new CliException(ExitCode.HELD, "session " + sessionId + " is held by another process ("
-            + c.getMessage() + "); answer from that process, or stop it first. Nothing was written", e));
-      }
-    }
-    return Optional.empty();
-  }
-
-  private static OperatorSetup setup(String name) {
-    try {
-      Class<?> type = Class.forName(name, true, Thread.currentThread().getContextClassLoader());
-      if (!OperatorSetup.class.isAssignableFrom(type)) {
-        throw new CliException(ExitCode.USAGE, name + " is not an " + OperatorSetup.class.getName());
-      }
-      return (OperatorSetup) type.getConstructor().newInstance();
-    } catch (ReflectiveOperationException | LinkageError e) {
-      throw new CliException(ExitCode.USAGE, "cannot load the setup " + name + ": " + e, e);
-    }
-  }
-
-  private static String stateText(RunState state) {
-    if (state instanceof RunState.Ended ended) {
-      return "ended (" + ended.cause().wireName() + ")";
-    }
-    return state instanceof RunState.Awaiting ? "awaiting (parked on another call)" : "running";
-  }
-
-  private void report(AwaitingCall call, boolean approve, String reason, RunState state) {
-    if (json()) {
-      ObjectNode o = Json.mapper().createObjectNode();
-      o.put("runId", call.runId()).put("session", call.sessionId()).put("decision", approve ? "approved" : "denied");
-      o.put("tool", call.toolId());
-      o.set("arguments", call.arguments());
-      if (!approve) {
-        o.put("reason", reason);
-      }
-      o.put("runState", state instanceof RunState.Ended ? "ended" : state instanceof RunState.Awaiting ? "awaiting" : "running");
-      if (state instanceof RunState.Ended e) {
-        o.put("endCause", e.cause().wireName());
-      }
-      out.println(EcmaJson.write(o));
-    } else if (approve) {
-      out.println("approved " + call.runId() + ": " + call.toolId() + " " + EcmaJson.write(call.arguments())
-          + " ran; the run is " + stateText(state));
-    } else {
-      out.println("denied " + call.runId() + ": " + call.toolId() + " " + EcmaJson.write(call.arguments())
-          + " did not run (" + reason + "); the run is " + stateText(state));
-    }
+  private WarningSink warnings() {
+    return (message, cause) -> err.println("horae: warning: " + message + cause.map(c -> ": " + c).orElse(""));
   }
 
   // ---- jobs ------------------------------------------------------------------------------------
@@ -514,6 +384,55 @@ public final class Horae {
       out.println(EcmaJson.write(array));
     }
     return unreadable[0] ? ExitCode.UNREADABLE : violations ? ExitCode.VIOLATIONS : ExitCode.OK;
+  }
+
+  // ---- console -------------------------------------------------------------------------------
+
+  private int console(StoreAccess store) {
+    int port;
+    try {
+      port = Integer.parseInt(options.getOrDefault("--port", Integer.toString(WebConsole.DEFAULT_PORT)));
+    } catch (NumberFormatException e) {
+      throw new CliException(ExitCode.USAGE, "--port needs a number, got " + options.get("--port"));
+    }
+    InetAddress bind;
+    try {
+      bind = InetAddress.getByName(options.getOrDefault("--bind", "127.0.0.1"));
+    } catch (UnknownHostException e) {
+      throw new CliException(ExitCode.USAGE, "--bind " + options.get("--bind") + ": " + e.getMessage());
+    }
+    String setupName = options.get("--setup");
+    // loaded now, so a setup that cannot load is a usage error at start, not at the first click
+    OperatorSetup setup = setupName == null ? null : Answer.load(setupName);
+    StoreBackend backend = new StoreBackend(store, clock, setup == null ? null : () -> setup, timeoutSeconds(), warnings());
+    Optional<String> token = Optional.ofNullable(options.get("--token"));
+    String tokenVar = options.get("--token-env");
+    if (tokenVar != null) {
+      if (token.isPresent()) {
+        throw new CliException(ExitCode.USAGE, "give one of --token and --token-env");
+      }
+      token = Optional.ofNullable(System.getenv(tokenVar));
+      if (token.isEmpty()) {
+        throw new CliException(ExitCode.USAGE, "the environment variable " + tokenVar + " (--token-env) is not set");
+      }
+    }
+    WebConsole console;
+    try {
+      console = WebConsole.start(backend, bind, port, token);
+    } catch (IllegalArgumentException | UncheckedIOException e) {
+      throw new CliException(ExitCode.USAGE, String.valueOf(e.getMessage()), e);
+    }
+    try (console) {
+      out.println("horae console: serving " + store.where() + " on " + console.uri()
+          + (token.isPresent() ? " (open " + console.uri() + "?token=T once)" : "")
+          + (setup == null ? "; read-only: Approve/Deny need --setup CLASS" : "") + "; interrupt to stop");
+      out.flush();
+      // serves until this thread is interrupted (Ctrl-C ends the JVM)
+      new CountDownLatch(1).await();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    return ExitCode.OK;
   }
 
   // ---- tail ------------------------------------------------------------------------------------

@@ -1,6 +1,7 @@
 package dev.horae.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.horae.gate.AwaitReason;
 import dev.horae.gate.runtime.SessionCommitStore;
 import dev.horae.runtime.gate.AwaitingCall;
@@ -9,6 +10,7 @@ import dev.horae.schedule.ChangeCodec;
 import dev.horae.schedule.CorruptScheduleLogException;
 import dev.horae.schedule.ScheduleChange;
 import dev.horae.spi.session.EventTypes;
+import dev.horae.spi.session.Json;
 import dev.horae.spi.session.Session;
 import dev.horae.spi.session.SessionEvent;
 import dev.horae.spi.session.StoredSession;
@@ -46,7 +48,44 @@ final class LogView {
    * @param prompt the reminder's prompt
    * @param changedAt when it was dispatched or deleted (epoch ms), if it was
    */
-  record Reminder(String session, String id, String due, String state, String prompt, OptionalLong changedAt) {}
+  record Reminder(String session, String id, String due, String state, String prompt, OptionalLong changedAt) {
+
+    /** The reminder as {@code horae --json reminders} lists it. */
+    ObjectNode json() {
+      ObjectNode o = Json.mapper().createObjectNode();
+      o.put("due", due).put("state", state).put("session", session).put("id", id);
+      o.put("changedAt", changedAt.isPresent() ? time(changedAt.getAsLong()) : null);
+      o.put("prompt", prompt);
+      return o;
+    }
+  }
+
+  /** An instant as the command line prints it. */
+  static String time(long epochMs) {
+    return Instant.ofEpochMilli(epochMs).toString();
+  }
+
+  /** A parked call as {@code horae --json runs --awaiting} lists it. */
+  static ObjectNode json(AwaitingCall a) {
+    ObjectNode o = Json.mapper().createObjectNode();
+    o.put("runId", a.runId()).put("session", a.sessionId()).put("callId", a.callId())
+        .put("reason", a.reason().wireName()).put("tool", a.toolId());
+    o.set("arguments", a.arguments());
+    o.put("deadline", a.ticket().deadlineMs().isPresent() ? time(a.ticket().deadlineMs().getAsLong()) : null);
+    return o;
+  }
+
+  /** The session as {@code horae --json sessions} lists it, given its {@link #awaiting()} calls. */
+  ObjectNode summary(List<AwaitingCall> awaiting) {
+    long pending = reminders().stream().filter(r -> r.state().equals(SCHEDULED)).count();
+    Optional<SessionEvent> last = last();
+    ObjectNode o = Json.mapper().createObjectNode();
+    o.put("session", id()).put("events", events().size()).put("createdAt", time(stored.header().createdAt()));
+    o.put("timeZone", stored.header().timeZone().orElse(null));
+    o.put("lastEventAt", last.map(e -> time(e.time())).orElse(null));
+    o.put("state", turnState(awaiting)).put("pendingReminders", pending).put("awaiting", awaiting.size());
+    return o;
+  }
 
   /**
    * A job notice the log holds: a settled job reported to its owner.
