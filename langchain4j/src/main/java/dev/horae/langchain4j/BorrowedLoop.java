@@ -7,6 +7,7 @@ import dev.horae.runtime.HoraeRuntime;
 import dev.horae.runtime.agent.RuntimeAgent;
 import dev.horae.runtime.gate.TurnRun;
 import dev.horae.spi.AbortSignal;
+import dev.horae.spi.agent.StepDecision;
 import dev.horae.spi.gate.GateOutcome;
 import dev.horae.spi.gate.StateView;
 import dev.horae.spi.gate.ToolCall;
@@ -26,9 +27,6 @@ import dev.horae.spi.session.SessionEvent;
 import dev.horae.spi.tool.ToolDefinition;
 import dev.horae.spi.tool.ToolInvocation;
 import dev.horae.spi.tool.ToolResult;
-import dev.horae.timecontext.ReadingMessages;
-import dev.horae.timecontext.TimeContextConfig;
-import dev.horae.timecontext.TimeReadings;
 import dev.langchain4j.agent.tool.ToolExecutionRequest;
 import dev.langchain4j.data.message.ChatMessage;
 import dev.langchain4j.data.message.SystemMessage;
@@ -69,8 +67,9 @@ import java.util.concurrent.ConcurrentHashMap;
  *
  * <ol>
  *   <li>before each model call (AiServices' chat request transformer): {@code step/end} of the
- *       previous step, {@code step/start}, the user's message (first step), the time reading from
- *       time-context's reading builder, {@code request/header}; the request's messages are then
+ *       previous step, the runtime's pre-step waterfall over the step's input (the user's message
+ *       on the first step), {@code step/start} and the messages the waterfall entered with (the
+ *       user's message, time-context's reading), {@code request/header}; the request's messages are then
  *       replaced by the log's model-visible history, after the call's system message with the
  *       registered prompt sections appended;
  *   <li>each response: {@code assistant/chunk} and {@code assistant/message} with its tool calls
@@ -98,33 +97,29 @@ import java.util.concurrent.ConcurrentHashMap;
 public final class BorrowedLoop {
 
   private final HoraeRuntime horae;
-  private final TimeContextConfig.Resolved readings;
   private final Optional<String> sessionZone;
   private final HoraeChatMemoryStore memory;
   private final Map<String, Turn> active = new ConcurrentHashMap<>();
 
-  private BorrowedLoop(HoraeRuntime horae, TimeContextConfig.Resolved readings, Optional<String> sessionZone) {
+  private BorrowedLoop(HoraeRuntime horae, Optional<String> sessionZone) {
     this.horae = horae;
-    this.readings = readings;
     this.sessionZone = sessionZone;
     this.memory = new HoraeChatMemoryStore(horae);
   }
 
   /**
-   * A borrowed loop over a runtime, reading time with the configuration the runtime's
-   * time-context plugin was installed with.
+   * A borrowed loop over a runtime. Each model call's step runs the runtime's own pre-step
+   * waterfall ({@link RuntimeAgent.ExternalTurn#preStep}), so every installed plugin's pre-step
+   * work — time-context's reading among it — reaches the borrowed loop as it reaches the
+   * runtime's turns.
    *
    * @param horae the runtime (its plugins installed)
-   * @param timeContext the time-context configuration
    * @param sessionZone the zone of a session the loop creates, or empty for none
    * @return the loop
-   * @throws dev.horae.timecontext.InvalidConfigException when the configuration names no zone
-   *     and the runtime's process zone cannot be resolved
    */
-  public static BorrowedLoop create(HoraeRuntime horae, TimeContextConfig timeContext, Optional<String> sessionZone) {
+  public static BorrowedLoop create(HoraeRuntime horae, Optional<String> sessionZone) {
     Objects.requireNonNull(horae, "horae");
-    TimeContextConfig.Resolved resolved = timeContext.resolve(() -> TimeContextConfig.processZoneName(horae.processZone().get()));
-    return new BorrowedLoop(horae, resolved, Objects.requireNonNull(sessionZone, "sessionZone"));
+    return new BorrowedLoop(horae, Objects.requireNonNull(sessionZone, "sessionZone"));
   }
 
   /**
@@ -237,18 +232,18 @@ public final class BorrowedLoop {
       session.append(EventTypes.STEP_END, t.at());
     }
     t.step++;
+    List<UserMessage> proposal = t.step == 1
+        ? List.of(horae.messages().text(lastUserText(request), MessageSource.user()))
+        : List.of();
+    // the runtime's own waterfall: the reading and any other plugin's pre-step work, as in its turns
+    StepDecision decision = t.external.preStep(proposal, t.turn, t.step).toCompletableFuture().join();
+    if (decision instanceof StepDecision.Reject) {
+      throw new BorrowedLoopException(BorrowedLoopException.STEP_REJECTED, "a pre-step listener rejected step " + t.step
+          + " of turn " + t.turn + " of session \"" + sessionId + "\"; the model call was not made");
+    }
     t.stepOpen = true;
     session.append(EventTypes.STEP_START, t.at());
-    List<JsonNode> stepMessages = new ArrayList<>();
-    if (t.step == 1) {
-      UserMessage user = horae.messages().text(lastUserText(request), MessageSource.user());
-      session.append(EventTypes.USER_MESSAGE, user.toJson(), AppendOptions.VISIBLE);
-      stepMessages.add(user.toJson());
-    }
-    Optional<String> reading = TimeReadings.reading(readings, session.events(), t.turn, t.step, horae.wallClock().millis(), stepMessages);
-    if (reading.isPresent()) {
-      MessageSource source = MessageSource.snapshot(ReadingMessages.PLUGIN, List.of(Map.entry(ReadingMessages.PLUGIN, reading.get())));
-      UserMessage m = new UserMessage(horae.ids().next().toString(), List.of(new ContentBlock(reading.get())), source);
+    for (UserMessage m : ((StepDecision.Enter) decision).messages()) {
       session.append(EventTypes.USER_MESSAGE, m.toJson(), AppendOptions.VISIBLE);
     }
     session.append(EventTypes.REQUEST_HEADER, t.at());

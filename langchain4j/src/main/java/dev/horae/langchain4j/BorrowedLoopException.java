@@ -22,13 +22,16 @@ public final class BorrowedLoopException extends HoraeException {
   public static final String AGENT_BUSY = "agent-busy";
   /** The session log is append-only: AiServices asked to delete or rewrite its memory. */
   public static final String APPEND_ONLY = "append-only";
+  /** A pre-step listener rejected the step (host contract §6.2): the model call was not made. */
+  public static final String STEP_REJECTED = "step-rejected";
 
   private final String code;
 
   /**
    * Creates the failure.
    *
-   * @param code {@link #PARKING_UNSUPPORTED}, {@link #AGENT_BUSY} or {@link #APPEND_ONLY}
+   * @param code {@link #PARKING_UNSUPPORTED}, {@link #AGENT_BUSY}, {@link #APPEND_ONLY} or {@link
+   *     #STEP_REJECTED}
    * @param message the stable message
    */
   public BorrowedLoopException(String code, String message) {

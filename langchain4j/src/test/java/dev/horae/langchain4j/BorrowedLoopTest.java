@@ -108,7 +108,7 @@ class BorrowedLoopTest {
         }).build());
     var unusedGate = horae.gates().register((call, state) -> CompletableFuture.completedFuture(
         call.toolId().equals("delete_artifacts") ? GateOutcome.requireConfirmation("ask-" + call.callId()) : GateOutcome.allow()));
-    loop = BorrowedLoop.create(horae, config, Optional.of(ZONE));
+    loop = BorrowedLoop.create(horae, Optional.of(ZONE));
     assistant = loop.configure(AiServices.builder(Assistant.class).chatModel(model)).build();
   }
 
@@ -164,6 +164,35 @@ class BorrowedLoopTest {
     assertThat(SessionLogCheck.check(agent.session().header(), log)).isEmpty();
     // the agent is free again, and the history stays well formed for the next call
     assertThat(assistant.chat("s2", "Hi")).isEqualTo("hello");
+  }
+
+  @Test
+  void eachModelCallRunsTheRuntimesOwnPreStepWaterfallAndARejectedStepMakesNoCall() {
+    // a listener of the application's own, prepended, sees the step and adds a message of its own
+    java.util.List<String> steps = new java.util.concurrent.CopyOnWriteArrayList<>();
+    var unusedListener = horae.agents().onPreStep(step -> {
+      steps.add(step.turn() + "." + step.step());
+      if (step.messages().stream().anyMatch(m -> m.text().contains("forbidden"))) {
+        return CompletableFuture.completedFuture(new dev.horae.spi.agent.StepDecision.Reject("forbidden words"));
+      }
+      return step.next();
+    }, true);
+
+    assertThat(assistant.chat("s4", "Hi")).isEqualTo("hello");
+    assertThat(steps).containsExactly("1.1");
+    // the time-context listener ran in the same waterfall: its reading reached the model
+    assertThat(((UserMessage) model.seen.get(model.seen.size() - 1).messages().get(1)).singleText())
+        .startsWith("Time sampled while preparing turn 1, step 1: ");
+
+    int calls = model.seen.size();
+    assertThatThrownBy(() -> assistant.chat("s4", "Say something forbidden."))
+        .isInstanceOfSatisfying(BorrowedLoopException.class, e -> {
+          assertThat(e.code()).isEqualTo(BorrowedLoopException.STEP_REJECTED);
+          assertThat(e.getMessage()).isEqualTo("a pre-step listener rejected step 1 of turn 2 of session \"s4\"; the model call was not made");
+        });
+    assertThat(model.seen).hasSize(calls);
+    RuntimeAgent agent = horae.openAgent("s4");
+    assertThat(SessionLogCheck.check(agent.session().header(), agent.session().events())).isEmpty();
   }
 
   @Test

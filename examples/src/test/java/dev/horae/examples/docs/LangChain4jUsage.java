@@ -7,7 +7,6 @@ import dev.horae.runtime.HoraeRuntime;
 import dev.horae.runtime.agent.RuntimeAgent;
 import dev.horae.schedule.tools.SchedulePlugin;
 import dev.horae.spi.gate.GateOutcome;
-import dev.horae.timecontext.TimeContextConfig;
 import dev.horae.timecontext.plugin.TimeContextPlugin;
 import dev.langchain4j.agent.tool.Tool;
 import dev.langchain4j.model.chat.ChatModel;
@@ -58,7 +57,7 @@ final class LangChain4jUsage {
   }
 
   static String borrowedLoop(HoraeRuntime horae, ChatModel chatModel) {
-    BorrowedLoop loop = BorrowedLoop.create(horae, TimeContextConfig.defaults(), Optional.of("Europe/Amsterdam"));
+    BorrowedLoop loop = BorrowedLoop.create(horae, Optional.of("Europe/Amsterdam"));
     Assistant assistant = loop.configure(AiServices.builder(Assistant.class).chatModel(chatModel)).build();
     String answer = assistant.chat("user-42", "Remind me in 10 minutes to check the deploy.");
     return answer;

@@ -2,11 +2,13 @@ package dev.horae.runtime.agent;
 
 import dev.horae.runtime.plugin.RuntimeScope;
 import dev.horae.spi.AbortController;
+import dev.horae.spi.AbortSignal;
 import dev.horae.spi.Registration;
 import dev.horae.spi.agent.Agent;
 import dev.horae.spi.agent.AgentStatus;
 import dev.horae.spi.agent.InboxClaimListener;
 import dev.horae.spi.agent.MaintenanceTask;
+import dev.horae.spi.agent.StepDecision;
 import dev.horae.spi.message.UserMessage;
 import dev.horae.spi.model.ChatMessage;
 import dev.horae.spi.model.History;
@@ -219,6 +221,28 @@ public class RuntimeAgent implements Agent {
 
     private ExternalTurn(RuntimeAgent agent) {
       this.agent = agent;
+    }
+
+    /**
+     * Runs the agent's pre-step waterfall for a step of this external turn (host contract §6.2:
+     * prepended listeners first, then the others), exactly as the runtime's own turns do, so a
+     * borrowed loop gets every plugin's pre-step work — time-context's reading among it — without
+     * knowing the plugins. The caller appends {@code step/start} and the decision's messages, as
+     * the turn engine does.
+     *
+     * @param proposal the step's input messages (the user's message on step 1, else empty)
+     * @param turn the turn number
+     * @param step the step number within the turn
+     * @return the decision: Enter with the messages the step carries, or Reject
+     * @throws IllegalStateException when this external turn has ended
+     */
+    public CompletionStage<StepDecision> preStep(List<UserMessage> proposal, long turn, long step) {
+      synchronized (this) {
+        if (closed) {
+          throw new IllegalStateException("the external turn of agent \"" + agent.id() + "\" has ended");
+        }
+      }
+      return agent.registry.preStep(agent, proposal, turn, step, AbortSignal.never());
     }
 
     /** Ends the external turn; a second call does nothing. */
