@@ -11,7 +11,6 @@ import dev.horae.spi.agent.StepDecision;
 import dev.horae.spi.gate.GateOutcome;
 import dev.horae.spi.gate.StateView;
 import dev.horae.spi.gate.ToolCall;
-import dev.horae.spi.jobs.PromptSection;
 import dev.horae.spi.jobs.PromptSections;
 import dev.horae.spi.message.ContentBlock;
 import dev.horae.spi.message.MessageSource;
@@ -47,7 +46,6 @@ import dev.langchain4j.service.tool.ToolExecutionResult;
 import dev.langchain4j.service.tool.ToolExecutor;
 import dev.langchain4j.service.tool.ToolProviderResult;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -268,23 +266,15 @@ public final class BorrowedLoop {
 
   /** The call's system message with the registered prompt sections appended, by order. */
   private String systemPrompt(RuntimeAgent agent, ChatRequest request) {
-    StringBuilder sb = new StringBuilder();
+    String base = "";
     for (ChatMessage m : request.messages()) {
       if (m instanceof SystemMessage s) {
-        sb.append(s.text());
+        base = s.text();
         break;
       }
     }
-    List<PromptSection> sections = new ArrayList<>(
-        horae.service(PromptSections.class).map(s -> s.sectionsFor(agent)).orElse(List.of()));
-    sections.sort(Comparator.comparingInt(PromptSection::order));
-    for (PromptSection s : sections) {
-      if (sb.length() > 0) {
-        sb.append("\n\n");
-      }
-      sb.append(s.text());
-    }
-    return sb.toString();
+    String call = base;
+    return horae.service(PromptSections.class).map(s -> s.appendTo(call, agent)).orElse(base);
   }
 
   private void responded(AiServiceResponseReceivedEvent event) {

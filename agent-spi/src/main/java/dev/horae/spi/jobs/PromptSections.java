@@ -29,4 +29,24 @@ public interface PromptSections {
    * @return the sections
    */
   List<PromptSection> sectionsFor(Agent agent);
+
+  /**
+   * A system prompt with the agent's sections appended: each section's text after the base (or
+   * the previous section) and a blank line, in the order of {@link #sectionsFor}. The one rendering
+   * every loop that builds a request uses, so a model sees the same prompt whichever loop asked.
+   *
+   * @param base the prompt the sections follow; may be empty
+   * @param agent the agent
+   * @return the prompt
+   */
+  default String appendTo(String base, Agent agent) {
+    StringBuilder sb = new StringBuilder(base);
+    for (PromptSection s : sectionsFor(agent)) {
+      if (sb.length() > 0) {
+        sb.append("\n\n");
+      }
+      sb.append(s.text());
+    }
+    return sb.toString();
+  }
 }

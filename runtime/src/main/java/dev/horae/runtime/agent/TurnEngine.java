@@ -34,7 +34,6 @@ import dev.horae.spi.gate.StateView;
 import dev.horae.spi.gate.ToolCall;
 import dev.horae.spi.gate.ToolGates;
 import dev.horae.spi.gate.ToolOutput;
-import dev.horae.spi.jobs.PromptSection;
 import dev.horae.spi.jobs.PromptSections;
 import dev.horae.spi.message.ContentBlock;
 import dev.horae.spi.message.UserMessage;
@@ -54,7 +53,6 @@ import dev.horae.spi.tool.ToolRegistry;
 import dev.horae.spi.tool.ToolResult;
 import java.time.InstantSource;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -736,21 +734,7 @@ public final class TurnEngine {
   }
 
   private String systemPrompt(RuntimeAgent agent) {
-    String base = agent.systemPrompt();
-    List<PromptSection> extra = sections.get().map(s -> s.sectionsFor(agent)).orElse(List.of());
-    if (extra.isEmpty()) {
-      return base;
-    }
-    List<PromptSection> ordered = new ArrayList<>(extra);
-    ordered.sort(Comparator.comparingInt(PromptSection::order));
-    StringBuilder sb = new StringBuilder(base);
-    for (PromptSection s : ordered) {
-      if (sb.length() > 0) {
-        sb.append("\n\n");
-      }
-      sb.append(s.text());
-    }
-    return sb.toString();
+    return sections.get().map(s -> s.appendTo(agent.systemPrompt(), agent)).orElse(agent.systemPrompt());
   }
 
   private List<ToolSpec> toolSpecs(RuntimeAgent agent) {
