@@ -1,10 +1,10 @@
 package dev.horae.cli;
 
+import dev.horae.testkit.log.LogWaits;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.horae.runtime.HoraeRuntime;
 import dev.horae.runtime.agent.RuntimeAgent;
-import dev.horae.spi.Registration;
 import dev.horae.spi.jobs.JobOutcome;
 import dev.horae.spi.session.Json;
 import dev.horae.spi.session.SessionEvent;
@@ -19,7 +19,6 @@ import java.time.InstantSource;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 
@@ -76,21 +75,9 @@ final class Fixture {
     agent.whenIdle().toCompletableFuture().get(20, TimeUnit.SECONDS);
   }
 
-  /** Waits, bounded, until {@code done} holds; wakes on every append. */
+  /** Waits, bounded, until {@code done} holds; wakes on every append ({@link LogWaits#until}). */
   static void awaitLog(HoraeRuntime horae, RuntimeAgent agent, Predicate<List<SessionEvent>> done) throws InterruptedException {
-    for (int round = 0; round < 200; round++) {
-      CountDownLatch appended = new CountDownLatch(1);
-      Registration r = horae.sessions().onEvent((s, e) -> appended.countDown());
-      try {
-        if (done.test(agent.session().events())) {
-          return;
-        }
-        var unused = appended.await(100, TimeUnit.MILLISECONDS);
-      } finally {
-        r.close();
-      }
-    }
-    throw new AssertionError("the log never got there: " + agent.session().events().size() + " events");
+    LogWaits.until(horae, agent, done);
   }
 
   /** One CLI run's outcome. */

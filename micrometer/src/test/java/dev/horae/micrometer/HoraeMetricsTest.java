@@ -1,5 +1,6 @@
 package dev.horae.micrometer;
 
+import dev.horae.testkit.log.LogWaits;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.horae.jobs.JobsController;
@@ -7,7 +8,6 @@ import dev.horae.jobs.LocalJobService;
 import dev.horae.runtime.HoraeRuntime;
 import dev.horae.runtime.agent.RuntimeAgent;
 import dev.horae.schedule.tools.SchedulePlugin;
-import dev.horae.spi.Registration;
 import dev.horae.spi.gate.GateOutcome;
 import dev.horae.spi.gate.ToolCall;
 import dev.horae.spi.jobs.JobHooks;
@@ -35,7 +35,6 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Predicate;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -55,23 +54,6 @@ class HoraeMetricsTest {
     return r.withUsage(new TokenUsage(in, out));
   }
 
-  /** Waits, bounded, until the session's log satisfies {@code done}; wakes on every append. */
-  private static void awaitLog(HoraeRuntime horae, RuntimeAgent agent, Predicate<java.util.List<SessionEvent>> done)
-      throws InterruptedException {
-    for (int round = 0; round < 200; round++) {
-      CountDownLatch appended = new CountDownLatch(1);
-      Registration r = horae.sessions().onEvent((s, e) -> appended.countDown());
-      try {
-        if (done.test(agent.session().events())) {
-          return;
-        }
-        var unused = appended.await(100, TimeUnit.MILLISECONDS);
-      } finally {
-        r.close();
-      }
-    }
-    throw new AssertionError("the log never got there: " + agent.session().events().size() + " events");
-  }
 
   private static long count(java.util.List<SessionEvent> log, String type) {
     return log.stream().filter(e -> e.type().equals(type)).count();
@@ -136,7 +118,7 @@ class HoraeMetricsTest {
 
       time.advance(Duration.ofSeconds(10));                        // 09:00:10
       horae.prompt(agent, "Deploy to prod.");
-      awaitLog(horae, agent, log -> count(log, "gate/commit") == 1 && agent.parked());
+      LogWaits.until(horae, agent, log -> count(log, "gate/commit") == 1 && agent.parked());
       assertThat(gauge(HoraeMetrics.RUNS_AWAITING, "reason", "toolPermission")).isEqualTo(1.0);
       assertThat(gauge(HoraeMetrics.RUNS_AWAITING, "reason", "scheduledAction")).isZero();
       assertThat(counter(HoraeMetrics.GATE_OUTCOMES, "kind", "ask")).isEqualTo(1.0);
@@ -146,14 +128,14 @@ class HoraeMetricsTest {
       assertThat(counter(HoraeMetrics.REMINDERS_DISPATCHED)).isZero();
       var outcome = horae.approve(horae.awaiting().get(0).runId()).toCompletableFuture().get(20, TimeUnit.SECONDS);
       assertThat(outcome.toString()).contains("NaturalEnd");
-      awaitLog(horae, agent, log -> count(log, "turn/end") == 4);
+      LogWaits.until(horae, agent, log -> count(log, "turn/end") == 4);
       // plain completion listeners run after the notice was routed (jobs §2.11 step 7): this one
       // runs after the binder's, so once it ran the settlement is counted
       CountDownLatch settled = new CountDownLatch(1);
       var unusedDone = jobs.onJobDone(Optional.empty(), dev.horae.spi.jobs.JobDoneListener.sync((snap, owner) -> settled.countDown()));
       build.complete(JobOutcome.completed(Optional.of("exit code: 0")));
       assertThat(settled.await(20, TimeUnit.SECONDS)).isTrue();
-      awaitLog(horae, agent, log -> count(log, "turn/end") == 5);
+      LogWaits.until(horae, agent, log -> count(log, "turn/end") == 5);
       agent.whenIdle().toCompletableFuture().get(20, TimeUnit.SECONDS);
 
       assertThat(gauge(HoraeMetrics.REMINDERS_PENDING)).isZero();
