@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.horae.runtime.HoraeRuntime;
 import dev.horae.runtime.agent.RuntimeAgent;
 import dev.horae.spi.AbortSignal;
+import dev.horae.spi.agent.StepDecision;
 import dev.horae.spi.gate.GateOutcome;
 import dev.horae.spi.gate.StateView;
 import dev.horae.spi.gate.ToolCall;
@@ -11,8 +12,6 @@ import dev.horae.spi.session.Json;
 import dev.horae.spi.tool.ToolDefinition;
 import dev.horae.spi.tool.ToolInvocation;
 import dev.horae.spi.tool.ToolResult;
-import dev.horae.timecontext.TimeContextConfig;
-import dev.horae.timecontext.TimeReadings;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -61,8 +60,10 @@ import reactor.core.publisher.Flux;
  *       result; RequireConfirmation and Schedule fail the whole call with {@link
  *       BorrowedLoopGateException} (never a made-up result), since only the runtime-driven mode
  *       can park a call;
- *   <li>a time reading (the time-context text) is appended as a user message before every model
- *       call of the loop.
+ *   <li>before every model call of the loop the runtime's own pre-step waterfall runs ({@link
+ *       RuntimeAgent.ExternalTurn#preStep}) and the messages it enters with — the time-context
+ *       plugin's reading, with the configuration it was installed with — are appended as user
+ *       messages; a listener that rejects the step fails the call.
  * </ul>
  *
  * <pre>{@code
@@ -109,7 +110,6 @@ public final class HoraeAdvisors {
     private final HoraeRuntime runtime;
     private @Nullable String defaultSession;
     private Optional<String> zone = Optional.empty();
-    private TimeContextConfig timeContext = TimeContextConfig.defaults();
     private Duration idleWait = Duration.ofSeconds(30);
 
     private Builder(HoraeRuntime runtime) {
@@ -139,18 +139,6 @@ public final class HoraeAdvisors {
     }
 
     /**
-     * The time-context configuration of the readings (zone, refresh interval, client-zone form);
-     * default {@link TimeContextConfig#defaults()}: the runtime's process zone.
-     *
-     * @param v the configuration
-     * @return this builder
-     */
-    public Builder timeContext(TimeContextConfig v) {
-      timeContext = Objects.requireNonNull(v, "timeContext");
-      return this;
-    }
-
-    /**
      * How long a call waits for the agent's own turn (a reminder being answered) to end before it
      * fails; default 30 seconds.
      *
@@ -167,12 +155,9 @@ public final class HoraeAdvisors {
      * {@code advisors}.
      *
      * @return the tools advisor and the time advisor
-     * @throws dev.horae.timecontext.InvalidConfigException when the time-context configuration
-     *     cannot resolve its zone
      */
     public List<Advisor> build() {
-      TimeContextConfig.Resolved resolved = timeContext.resolve(runtime.processZone().get());
-      return List.of(new ToolsAdvisor(runtime, defaultSession, zone, idleWait), new TimeAdvisor(runtime, resolved));
+      return List.of(new ToolsAdvisor(runtime, defaultSession, zone, idleWait), new TimeAdvisor());
     }
   }
 
@@ -181,14 +166,16 @@ public final class HoraeAdvisors {
   /** The state of one borrowed turn, shared by both advisors through the request context. */
   static final class BorrowedTurn {
     final RuntimeAgent agent;
+    final RuntimeAgent.ExternalTurn external;
     final long turn;
     final AtomicInteger step = new AtomicInteger();
     /** The calls of the latest model response not yet claimed by a callback: (name, args, id). */
     private final List<String[]> unclaimed = new ArrayList<>();
     private int generated;
 
-    BorrowedTurn(RuntimeAgent agent, long turn) {
+    BorrowedTurn(RuntimeAgent agent, RuntimeAgent.ExternalTurn external, long turn) {
       this.agent = agent;
+      this.external = external;
       this.turn = turn;
     }
 
@@ -277,7 +264,7 @@ public final class HoraeAdvisors {
             + " is running its own turn; retry the call", busy);
       }
       try (external) {
-        BorrowedTurn turn = new BorrowedTurn(agent, turns.computeIfAbsent(session, k -> new AtomicLong()).incrementAndGet());
+        BorrowedTurn turn = new BorrowedTurn(agent, external, turns.computeIfAbsent(session, k -> new AtomicLong()).incrementAndGet());
         ChatClientRequest advised = request.mutate()
             .prompt(withTools(request.prompt(), turn))
             .context(TURN_KEY, turn)
@@ -344,15 +331,13 @@ public final class HoraeAdvisors {
     }
   }
 
-  /** Appends the time reading before every model call; inside the tool-calling loop. */
+  /**
+   * Runs the agent's pre-step waterfall before every model call and appends the messages it
+   * entered with (time-context's reading among them); inside the tool-calling loop.
+   */
   static final class TimeAdvisor implements CallAdvisor, StreamAdvisor {
-    private final HoraeRuntime runtime;
-    private final TimeContextConfig.Resolved config;
 
-    TimeAdvisor(HoraeRuntime runtime, TimeContextConfig.Resolved config) {
-      this.runtime = runtime;
-      this.config = config;
-    }
+    TimeAdvisor() {}
 
     @Override
     public String getName() {
@@ -370,14 +355,21 @@ public final class HoraeAdvisors {
         throw new IllegalStateException("spring-ai: the Horae time advisor runs only with the Horae tools advisor");
       }
       int step = turn.step.incrementAndGet();
-      // the borrowed loop keeps no Horae log, so the reading is built from an empty one: the
-      // refresh gate always opens and the elapsed line says "unavailable" (docs/spring-ai.md)
-      Optional<String> reading = TimeReadings.reading(config, List.of(), turn.turn, step,
-          runtime.wallClock().millis(), List.of());
+      // the runtime's own waterfall, with the plugins' configuration: the borrowed loop keeps no
+      // Horae log, so time-context sees none of these steps and its elapsed line says
+      // "unavailable" (docs/spring-ai.md)
+      StepDecision decision = turn.external.preStep(List.of(), turn.turn, step).toCompletableFuture().join();
+      if (decision instanceof StepDecision.Reject r) {
+        throw new IllegalStateException("spring-ai: a pre-step listener rejected step " + step + " of turn " + turn.turn
+            + " of session " + turn.agent.session().id() + " (" + r.reason() + "); the model call was not made");
+      }
       ChatClientRequest advised = request;
-      if (reading.isPresent()) {
+      List<dev.horae.spi.message.UserMessage> entered = ((StepDecision.Enter) decision).messages();
+      if (!entered.isEmpty()) {
         List<Message> messages = new ArrayList<>(request.prompt().getInstructions());
-        messages.add(new UserMessage(reading.get()));
+        for (dev.horae.spi.message.UserMessage m : entered) {
+          messages.add(new UserMessage(m.text()));
+        }
         advised = request.mutate().prompt(request.prompt().mutate().messages(messages).build()).build();
       }
       ChatClientResponse response = chain.nextCall(advised);

@@ -11,6 +11,7 @@ import dev.horae.spi.model.ModelResponse;
 import dev.horae.spi.session.Json;
 import dev.horae.testkit.time.ManualTime;
 import dev.horae.timecontext.TimeContextConfig;
+import dev.horae.timecontext.plugin.TimeContextPlugin;
 import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -73,16 +74,34 @@ class HoraeAdvisorsTest {
   }
 
   @Test
+  void aStepThePreStepWaterfallRejectsMakesNoModelCall() {
+    try (HoraeRuntime horae = HoraeRuntime.builder().build()) {
+      var unusedListener = horae.agents().onPreStep(step -> CompletableFuture.completedFuture(
+          new dev.horae.spi.agent.StepDecision.Reject("quiet hours")), true);
+      ScriptedChatModel model = new ScriptedChatModel();
+      model.script.add(ModelResponse.text("never sent"));
+      ChatClient chat = ChatClient.builder(model)
+          .defaultAdvisors(HoraeAdvisors.builder(horae).defaultSession("support-7").build())
+          .build();
+      org.assertj.core.api.Assertions.assertThatThrownBy(() -> chat.prompt().user("Hello").call().content())
+          .isInstanceOf(IllegalStateException.class)
+          .hasMessage("spring-ai: a pre-step listener rejected step 1 of turn 1 of session support-7 (quiet hours);"
+              + " the model call was not made");
+      assertThat(model.prompts).isEmpty();
+    }
+  }
+
+  @Test
   void horaeToolsAndReadingsInsideTheChatClientLoop() {
     ManualTime time = new ManualTime(Instant.parse("2026-12-01T09:00:00Z"));
     try (HoraeRuntime horae = HoraeRuntime.builder().clock(time).timers(time).build()) {
+      horae.install(TimeContextPlugin.create(TimeContextConfig.builder().timeZone("Europe/Amsterdam").build()));
       horae.install(SchedulePlugin.create());
       ScriptedChatModel model = new ScriptedChatModel();
       model.script.add(ModelResponse.calls(new ToolCall("m-1", "schedule_create", Json.parse("{\"after_seconds\":600,\"prompt\":\"call Ada\"}"))));
       model.script.add(ModelResponse.text("Reminder set."));
       ChatClient chat = ChatClient.builder(model)
-          .defaultAdvisors(HoraeAdvisors.builder(horae).defaultSession("support-42").sessionZone("Europe/Amsterdam")
-              .timeContext(TimeContextConfig.builder().timeZone("Europe/Amsterdam").build()).build())
+          .defaultAdvisors(HoraeAdvisors.builder(horae).defaultSession("support-42").sessionZone("Europe/Amsterdam").build())
           .build();
       String answer = chat.prompt().user("Remind me in 10 minutes to call Ada.").call().content();
       assertThat(answer).isEqualTo("Reminder set.");
