@@ -136,7 +136,29 @@ class FileStoreCliTest {
     assertThat(event.path("type").asText()).isEqualTo("gate/commit");
 
     // --follow prints what another process appends, until interrupted
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    // the output says when it holds the awaited line: the test waits on that, not on a clock
+    java.util.concurrent.atomic.AtomicReference<String> wanted = new java.util.concurrent.atomic.AtomicReference<>();
+    java.util.concurrent.CountDownLatch seen = new java.util.concurrent.CountDownLatch(1);
+    ByteArrayOutputStream out = new ByteArrayOutputStream() {
+      @Override
+      public synchronized void write(byte[] b, int off, int len) {
+        super.write(b, off, len);
+        check();
+      }
+
+      @Override
+      public synchronized void write(int b) {
+        super.write(b);
+        check();
+      }
+
+      synchronized void check() {
+        String w = wanted.get();
+        if (w != null && toString(StandardCharsets.UTF_8).contains(w)) {
+          seen.countDown();
+        }
+      }
+    };
     PrintStream print = new PrintStream(out, true, StandardCharsets.UTF_8);
     int[] exit = {-1};
     Thread follower = new Thread(() -> exit[0] = Horae.run(
@@ -145,9 +167,13 @@ class FileStoreCliTest {
     Fixture.Run denied = cli(data, "deny", PARKED_RUN, "--reason", "not during the freeze", "--setup", Setups.Deploy.class.getName());
     assertThat(denied.exit()).isEqualTo(ExitCode.OK);
     int end = stored().size() - 1;
-    for (int i = 0; i < 500 && !out.toString(StandardCharsets.UTF_8).contains(end + " "); i++) {
-      Thread.sleep(10);
+    synchronized (out) {
+      wanted.set(end + " ");
+      if (out.toString(StandardCharsets.UTF_8).contains(end + " ")) {
+        seen.countDown();
+      }
     }
+    assertThat(seen.await(20, TimeUnit.SECONDS)).as("the follower printed event %s", end).isTrue();
     follower.interrupt();
     follower.join(TimeUnit.SECONDS.toMillis(10));
     assertThat(exit[0]).isEqualTo(ExitCode.OK);
