@@ -63,7 +63,13 @@ final class Fixture {
       App.build.complete(JobOutcome.completed(Optional.of("exit code: 0")));
       awaitTurns(horae, agent, 4);
       time.advance(Duration.ofSeconds(30));
-      awaitTurns(horae, agent, 5);
+      // the owner may arm the reminder's timer only after this advance (its drive runs on its own
+      // thread); such a timer is already due, and advancing by zero runs it: nudge until turn 5
+      LogWaits.until(horae, agent, log -> {
+        time.advance(Duration.ZERO);
+        return log.stream().filter(e -> e.type().equals("turn/end")).count() == 5;
+      });
+      agent.whenIdle().toCompletableFuture().get(20, TimeUnit.SECONDS);
       horae.prompt(agent, "Deploy to prod.");
       awaitLog(horae, agent, log -> agent.parked());
       assertThat(horae.awaiting()).singleElement().satisfies(a -> assertThat(a.runId()).isEqualTo(PARKED_RUN));
