@@ -1,30 +1,18 @@
 package dev.horae.langchain4j;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.horae.runtime.HoraeRuntime;
+import dev.horae.runtime.agent.RecordedTurn;
 import dev.horae.runtime.agent.RuntimeAgent;
-import dev.horae.runtime.gate.TurnRun;
-import dev.horae.spi.AbortSignal;
 import dev.horae.spi.agent.StepDecision;
-import dev.horae.spi.gate.GateOutcome;
-import dev.horae.spi.gate.StateView;
 import dev.horae.spi.gate.ToolCall;
-import dev.horae.spi.jobs.PromptSections;
 import dev.horae.spi.message.ContentBlock;
 import dev.horae.spi.message.MessageSource;
 import dev.horae.spi.message.UserMessage;
 import dev.horae.spi.model.History;
-import dev.horae.spi.model.ModelResponse;
 import dev.horae.spi.model.ToolSpec;
-import dev.horae.spi.session.AppendOptions;
-import dev.horae.spi.session.EventTypes;
 import dev.horae.spi.session.Json;
 import dev.horae.spi.session.Session;
-import dev.horae.spi.session.SessionEvent;
 import dev.horae.spi.tool.ToolDefinition;
-import dev.horae.spi.tool.ToolInvocation;
 import dev.horae.spi.tool.ToolResult;
 import dev.langchain4j.agent.tool.ToolExecutionRequest;
 import dev.langchain4j.data.message.ChatMessage;
@@ -46,7 +34,6 @@ import dev.langchain4j.service.tool.ToolExecutionResult;
 import dev.langchain4j.service.tool.ToolExecutor;
 import dev.langchain4j.service.tool.ToolProviderResult;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -78,8 +65,9 @@ import java.util.concurrent.ConcurrentHashMap;
  *       with each unanswered call recorded as not performed).
  * </ol>
  *
- * <p>While the call runs the agent is in an external turn ({@link
- * RuntimeAgent#beginExternalTurn()}): a reminder that comes due waits for it and then runs as a
+ * <p>The events are written by the runtime's own turn writer ({@link RecordedTurn}, begun with
+ * {@link RuntimeAgent#beginRecordedTurn()}), so they have the runtime turns' shapes by
+ * construction. While the call runs the agent is busy: a reminder that comes due waits for it and then runs as a
  * runtime-driven turn with the agent's model. A gate's {@code requireConfirmation} or {@code
  * schedule} cannot be parked by a loop that must return an answer now: the call fails with {@link
  * BorrowedLoopException#PARKING_UNSUPPORTED}, the tool is not run, and nothing pretends it was.
@@ -107,7 +95,7 @@ public final class BorrowedLoop {
 
   /**
    * A borrowed loop over a runtime. Each model call's step runs the runtime's own pre-step
-   * waterfall ({@link RuntimeAgent.ExternalTurn#preStep}), so every installed plugin's pre-step
+   * waterfall ({@link RecordedTurn#beginStep}), so every installed plugin's pre-step
    * work — time-context's reading among it — reaches the borrowed loop as it reaches the
    * runtime's turns.
    *
@@ -166,28 +154,18 @@ public final class BorrowedLoop {
   /** One AiServices call recorded as a turn; only the calling thread touches it. */
   private static final class Turn {
     final RuntimeAgent agent;
-    final RuntimeAgent.ExternalTurn external;
+    final RecordedTurn recorded;
     final Thread thread = Thread.currentThread();
-    final long turn;
-    long step;
-    boolean stepOpen;
-    /** Calls of the last response without a recorded result: id to tool name. */
-    final Map<String, String> unanswered = new LinkedHashMap<>();
     /** Calls whose result a Horae tool executor recorded. */
-    final Set<String> recorded = new LinkedHashSet<>();
+    final Set<String> answered = new LinkedHashSet<>();
 
-    Turn(RuntimeAgent agent, RuntimeAgent.ExternalTurn external, long turn) {
+    Turn(RuntimeAgent agent, RecordedTurn recorded) {
       this.agent = agent;
-      this.external = external;
-      this.turn = turn;
+      this.recorded = recorded;
     }
 
     Session session() {
       return agent.session();
-    }
-
-    ObjectNode at() {
-      return Json.mapper().createObjectNode().put("turn", turn).put("step", step);
     }
   }
 
@@ -198,59 +176,38 @@ public final class BorrowedLoop {
 
   private Turn begin(String sessionId) {
     RuntimeAgent agent = horae.openAgent(sessionId, sessionZone);
-    RuntimeAgent.ExternalTurn external;
+    RecordedTurn recorded;
     try {
-      external = agent.beginExternalTurn();
+      recorded = agent.beginRecordedTurn();
     } catch (IllegalStateException busy) {
       throw new BorrowedLoopException(BorrowedLoopException.AGENT_BUSY, "the agent of session \"" + sessionId
           + "\" already has active work (a runtime turn, a parked call or another AiServices call); try again when it is idle");
     }
-    Turn t = new Turn(agent, external, nextTurn(agent.session()));
+    Turn t = new Turn(agent, recorded);
     active.put(sessionId, t);
-    t.session().append(EventTypes.TURN_START, Json.mapper().createObjectNode().put("turn", t.turn));
     return t;
-  }
-
-  private static long nextTurn(Session session) {
-    List<SessionEvent> events = session.events();
-    for (int i = events.size() - 1; i >= 0; i--) {
-      if (events.get(i).type().equals(EventTypes.TURN_START)) {
-        return events.get(i).data().path("turn").asLong() + 1;
-      }
-    }
-    return 1;
   }
 
   /** AiServices' chat request transformer: records the step's start and sends the log's history. */
   private ChatRequest beforeModelCall(ChatRequest request, Object memoryId) {
     String sessionId = String.valueOf(memoryId);
     Turn t = current(sessionId).orElseGet(() -> begin(sessionId));
-    Session session = t.session();
-    if (t.stepOpen) {
-      session.append(EventTypes.STEP_END, t.at());
-    }
-    t.step++;
-    List<UserMessage> proposal = t.step == 1
+    RecordedTurn r = t.recorded;
+    List<UserMessage> proposal = r.step() == 0
         ? List.of(horae.messages().text(lastUserText(request), MessageSource.user()))
         : List.of();
     // the runtime's own waterfall: the reading and any other plugin's pre-step work, as in its turns
-    StepDecision decision = t.external.preStep(proposal, t.turn, t.step).toCompletableFuture().join();
+    StepDecision decision = r.beginStep(proposal).toCompletableFuture().join();
     if (decision instanceof StepDecision.Reject) {
-      throw new BorrowedLoopException(BorrowedLoopException.STEP_REJECTED, "a pre-step listener rejected step " + t.step
-          + " of turn " + t.turn + " of session \"" + sessionId + "\"; the model call was not made");
+      throw new BorrowedLoopException(BorrowedLoopException.STEP_REJECTED, "a pre-step listener rejected step " + r.step()
+          + " of turn " + r.turn() + " of session \"" + sessionId + "\"; the model call was not made");
     }
-    t.stepOpen = true;
-    session.append(EventTypes.STEP_START, t.at());
-    for (UserMessage m : ((StepDecision.Enter) decision).messages()) {
-      session.append(EventTypes.USER_MESSAGE, m.toJson(), AppendOptions.VISIBLE);
-    }
-    session.append(EventTypes.REQUEST_HEADER, t.at());
     List<ChatMessage> messages = new ArrayList<>();
-    String system = systemPrompt(t.agent, request);
+    String system = r.systemPrompt(applicationSystemPrompt(request));
     if (!system.isEmpty()) {
       messages.add(SystemMessage.from(system));
     }
-    messages.addAll(LangChain4jMapping.toMessages(History.of(session.events())));
+    messages.addAll(LangChain4jMapping.toMessages(History.of(t.session().events())));
     return request.toBuilder().messages(messages).build();
   }
 
@@ -264,60 +221,31 @@ public final class BorrowedLoop {
     return "";
   }
 
-  /** The call's system message with the registered prompt sections appended, by order. */
-  private String systemPrompt(RuntimeAgent agent, ChatRequest request) {
-    String base = "";
+  /** The call's own system message, to which the turn adds the registered prompt sections. */
+  private static String applicationSystemPrompt(ChatRequest request) {
     for (ChatMessage m : request.messages()) {
       if (m instanceof SystemMessage s) {
-        base = s.text();
-        break;
+        return s.text();
       }
     }
-    String call = base;
-    return horae.service(PromptSections.class).map(s -> s.appendTo(call, agent)).orElse(base);
+    return "";
   }
 
   private void responded(AiServiceResponseReceivedEvent event) {
-    guarded(event.invocationContext(), t -> {
-      ModelResponse response = LangChain4jMapping.toModelResponse(event.response(), "call-" + t.turn + "-" + t.step);
-      if (!response.text().isEmpty()) {
-        ObjectNode chunk = t.at();
-        chunk.putObject("chunk").put("text", response.text());
-        t.session().append(EventTypes.ASSISTANT_CHUNK, chunk);
-      }
-      ObjectNode msg = t.at();
-      ObjectNode m = msg.putObject("message");
-      m.put("role", "assistant");
-      ArrayNode content = m.putArray("content");
-      if (!response.text().isEmpty()) {
-        content.add(new ContentBlock(response.text()).toJson());
-      }
-      t.unanswered.clear();
-      if (!response.toolCalls().isEmpty()) {
-        ArrayNode calls = m.putArray("toolCalls");
-        for (ToolCall c : response.toolCalls()) {
-          calls.addObject().put("callId", c.callId()).put("tool", c.toolId()).set("args", c.arguments());
-          t.unanswered.put(c.callId(), c.toolId());
-        }
-      }
-      if (response.usage().known()) {
-        msg.putObject("usage").put("input", response.usage().inputTokens()).put("output", response.usage().outputTokens());
-      }
-      t.session().append(EventTypes.ASSISTANT_MESSAGE, msg, AppendOptions.VISIBLE);
-    });
+    guarded(event.invocationContext(), t -> t.recorded.recordResponse(
+        LangChain4jMapping.toModelResponse(event.response(), "call-" + t.recorded.turn() + "-" + t.recorded.step())));
   }
 
   /** An application tool AiServices ran itself: recorded after the fact. */
   private void toolExecuted(ToolExecutedEvent event) {
     guarded(event.invocationContext(), t -> {
       ToolExecutionRequest r = event.request();
-      if (r.id() == null || t.recorded.contains(r.id())) {
+      if (r.id() == null || t.answered.contains(r.id())) {
         return;
       }
-      ToolCall call = LangChain4jMapping.toCall(r, r.id());
-      appendCall(t, call);
       String text = event.resultText() == null ? "" : event.resultText();
-      appendResult(t, call, ToolResult.success(Json.mapper().getNodeFactory().textNode(text), List.of(new ContentBlock(text))));
+      t.recorded.recordToolRun(LangChain4jMapping.toCall(r, r.id()),
+          ToolResult.success(Json.mapper().getNodeFactory().textNode(text), List.of(new ContentBlock(text))));
     });
   }
 
@@ -330,22 +258,11 @@ public final class BorrowedLoop {
   }
 
   private void end(Turn t, String reason, String why) {
-    Session session = t.session();
     try {
-      for (Map.Entry<String, String> call : t.unanswered.entrySet()) {
-        ToolResult notPerformed = ToolResult.error("Error: not performed: " + why, Optional.empty());
-        appendResult(t, new ToolCall(call.getKey(), call.getValue(), Json.mapper().createObjectNode()), notPerformed);
-      }
-      t.unanswered.clear();
-      if (t.stepOpen) {
-        session.append(EventTypes.STEP_END, t.at());
-        t.stepOpen = false;
-      }
-      session.append(EventTypes.TURN_END, Json.mapper().createObjectNode().put("turn", t.turn).put("reason", reason));
-    } finally {
-      active.remove(session.id(), t);
       // the runtime flushes the session when the agent becomes idle
-      t.external.close();
+      t.recorded.end(reason, why);
+    } finally {
+      active.remove(t.session().id(), t);
     }
   }
 
@@ -390,67 +307,17 @@ public final class BorrowedLoop {
     public ToolExecutionResult executeWithContext(ToolExecutionRequest request, InvocationContext context) {
       Turn t = current(sessionId).orElseThrow(() -> new BorrowedLoopException(BorrowedLoopException.AGENT_BUSY,
           "tool \"" + request.name() + "\" was called outside a recorded AiServices call of session \"" + sessionId + "\""));
-      ToolCall call = LangChain4jMapping.toCall(request, "call-" + t.turn + "-" + t.step + "-" + request.name());
-      appendCall(t, call);
-      GateOutcome outcome = horae.gates().evaluate(call, new View(t)).toCompletableFuture().join();
-      if (outcome instanceof GateOutcome.RequireConfirmation || outcome instanceof GateOutcome.Schedule) {
+      ToolCall call = LangChain4jMapping.toCall(request, "call-" + t.recorded.turn() + "-" + t.recorded.step() + "-" + request.name());
+      RecordedTurn.ToolOutcome outcome = t.recorded.callTool(call).toCompletableFuture().join();
+      if (outcome instanceof RecordedTurn.ToolOutcome.WouldPark park) {
         throw new BorrowedLoopException(BorrowedLoopException.PARKING_UNSUPPORTED, "a gate answered "
-            + outcome.auditLabel() + " for tool \"" + call.toolId() + "\" (call " + call.callId()
+            + park.outcome().auditLabel() + " for tool \"" + call.toolId() + "\" (call " + call.callId()
             + "); an AiServices call cannot park it, so it was not performed. Run this agent in the runtime-driven mode"
             + " (HoraeRuntime with LangChain4jModel, docs/langchain4j.md) to park, confirm or schedule tool calls");
       }
-      ToolResult result = outcome.isAllow()
-          ? horae.tools().call(new ToolInvocation(t.agent, call), AbortSignal.never()).toCompletableFuture().join()
-          : ToolResult.ofGate(outcome);
-      appendResult(t, call, result);
-      t.recorded.add(call.callId());
+      ToolResult result = ((RecordedTurn.ToolOutcome.Answered) outcome).result();
+      t.answered.add(call.callId());
       return ToolExecutionResult.builder().isError(result.isError()).resultText(result.text()).build();
-    }
-  }
-
-  private static void appendCall(Turn t, ToolCall call) {
-    ObjectNode e = t.at().put("callId", call.callId()).put("tool", call.toolId());
-    e.set("args", call.arguments());
-    t.session().append(EventTypes.TOOL_CALL, e, AppendOptions.VISIBLE);
-  }
-
-  private static void appendResult(Turn t, ToolCall call, ToolResult result) {
-    ObjectNode r = t.at().put("callId", call.callId()).put("tool", call.toolId());
-    r.put("isError", result.isError());
-    ArrayNode content = r.putArray("content");
-    result.content().forEach(b -> content.add(b.toJson()));
-    result.value().ifPresent(v -> r.set("value", v));
-    result.info().ifPresent(i -> r.set("info", i));
-    t.session().append(EventTypes.TOOL_RESULT, r, AppendOptions.VISIBLE);
-    t.unanswered.remove(call.callId());
-  }
-
-  /** The gate's view of a borrowed turn: its Run id is the turn's, and it has no committed state. */
-  private static final class View implements StateView {
-    private final Turn t;
-
-    View(Turn t) {
-      this.t = t;
-    }
-
-    @Override
-    public String runId() {
-      return TurnRun.runId(t.session().id(), t.turn);
-    }
-
-    @Override
-    public String threadId() {
-      return t.session().id();
-    }
-
-    @Override
-    public int step() {
-      return (int) t.step;
-    }
-
-    @Override
-    public Optional<JsonNode> state(String key) {
-      return Optional.empty();
     }
   }
 }

@@ -2,30 +2,28 @@ package dev.horae.springai;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.horae.runtime.HoraeRuntime;
+import com.fasterxml.jackson.databind.node.TextNode;
+import dev.horae.runtime.agent.RecordedTurn;
 import dev.horae.runtime.agent.RuntimeAgent;
-import dev.horae.spi.AbortSignal;
 import dev.horae.spi.agent.StepDecision;
-import dev.horae.spi.gate.GateOutcome;
-import dev.horae.spi.gate.StateView;
 import dev.horae.spi.gate.ToolCall;
+import dev.horae.spi.message.ContentBlock;
+import dev.horae.spi.message.MessageSource;
 import dev.horae.spi.session.Json;
 import dev.horae.spi.tool.ToolDefinition;
-import dev.horae.spi.tool.ToolInvocation;
 import dev.horae.spi.tool.ToolResult;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 import org.jspecify.annotations.Nullable;
 import org.springframework.ai.chat.client.ChatClientRequest;
 import org.springframework.ai.chat.client.ChatClientResponse;
@@ -37,6 +35,7 @@ import org.springframework.ai.chat.client.advisor.api.StreamAdvisor;
 import org.springframework.ai.chat.client.advisor.api.StreamAdvisorChain;
 import org.springframework.ai.chat.messages.AssistantMessage;
 import org.springframework.ai.chat.messages.Message;
+import org.springframework.ai.chat.messages.SystemMessage;
 import org.springframework.ai.chat.messages.UserMessage;
 import org.springframework.ai.chat.model.ChatResponse;
 import org.springframework.ai.chat.model.Generation;
@@ -49,8 +48,10 @@ import reactor.core.publisher.Flux;
 
 /**
  * Advisors for an application that keeps its {@code ChatClient} and its loop (borrowed-loop
- * mode). Each {@code ChatClient} call runs as an external turn of the Horae agent of its session
- * ({@link RuntimeAgent#beginExternalTurn()}), so reminders and job notices wait for it, and:
+ * mode). Each {@code ChatClient} call runs as one recorded turn of the Horae agent of its session
+ * ({@link RuntimeAgent#beginRecordedTurn()}), written to the session log with the runtime's own
+ * turn events, so reminders and job notices wait for it, later readings and reminder turns see it,
+ * and:
  *
  * <ul>
  *   <li>the Horae tools visible to that agent (Schedule's, jobs') are offered to the model next to
@@ -61,9 +62,10 @@ import reactor.core.publisher.Flux;
  *       BorrowedLoopGateException} (never a made-up result), since only the runtime-driven mode
  *       can park a call;
  *   <li>before every model call of the loop the runtime's own pre-step waterfall runs ({@link
- *       RuntimeAgent.ExternalTurn#preStep}) and the messages it enters with — the time-context
- *       plugin's reading, with the configuration it was installed with — are appended as user
- *       messages; a listener that rejects the step fails the call.
+ *       RecordedTurn#beginStep}) and the messages it enters with — the time-context plugin's
+ *       reading, with the configuration it was installed with — are appended as user messages; a
+ *       listener that rejects the step fails the call; the system prompt gets the registered
+ *       prompt sections.
  * </ul>
  *
  * <pre>{@code
@@ -73,10 +75,8 @@ import reactor.core.publisher.Flux;
  * String answer = chat.prompt().user("Remind me in 10 minutes to call Ada.").call().content();
  * }</pre>
  *
- * <p>Limits, stated in docs/spring-ai.md: the conversation itself stays in the application's
- * messages (or its chat memory), not in the Horae session log; the reading's elapsed line is
- * {@code unavailable} (there is no log to measure from) and its turn numbers count the {@code
- * ChatClient} calls of this process; the gate chain sees the model's call id; only {@code
+ * <p>Limits, stated in docs/spring-ai.md: the model is sent the application's own messages (or
+ * its chat memory) plus the readings, not the log's history; the gate chain sees the model's call id; only {@code
  * call()} is advised ({@code stream()} fails with a clear error). A reminder that comes due wakes
  * the Horae agent, which answers with the runtime's model: give the runtime a {@link
  * SpringAiModelPort} over the same {@code ChatModel} and listen with {@code onUnpromptedReply}.
@@ -165,18 +165,17 @@ public final class HoraeAdvisors {
 
   /** The state of one borrowed turn, shared by both advisors through the request context. */
   static final class BorrowedTurn {
+    final HoraeRuntime runtime;
     final RuntimeAgent agent;
-    final RuntimeAgent.ExternalTurn external;
-    final long turn;
-    final AtomicInteger step = new AtomicInteger();
+    final RecordedTurn recorded;
     /** The calls of the latest model response not yet claimed by a callback: (name, args, id). */
     private final List<String[]> unclaimed = new ArrayList<>();
     private int generated;
 
-    BorrowedTurn(RuntimeAgent agent, RuntimeAgent.ExternalTurn external, long turn) {
+    BorrowedTurn(HoraeRuntime runtime, RuntimeAgent agent, RecordedTurn recorded) {
+      this.runtime = runtime;
       this.agent = agent;
-      this.external = external;
-      this.turn = turn;
+      this.recorded = recorded;
     }
 
     synchronized void responded(List<AssistantMessage.ToolCall> calls) {
@@ -196,33 +195,7 @@ public final class HoraeAdvisors {
         }
       }
       generated++;
-      return "chatclient-" + turn + "-" + step.get() + "-" + generated;
-    }
-
-    StateView state() {
-      String session = agent.session().id();
-      int current = Math.max(step.get(), 1);
-      return new StateView() {
-        @Override
-        public String runId() {
-          return session + "/chatclient-" + turn;
-        }
-
-        @Override
-        public String threadId() {
-          return session;
-        }
-
-        @Override
-        public int step() {
-          return current;
-        }
-
-        @Override
-        public Optional<JsonNode> state(String key) {
-          return Optional.empty();
-        }
-      };
+      return "chatclient-" + recorded.turn() + "-" + recorded.step() + "-" + generated;
     }
   }
 
@@ -232,7 +205,6 @@ public final class HoraeAdvisors {
     private final @Nullable String defaultSession;
     private final Optional<String> zone;
     private final Duration idleWait;
-    private final Map<String, AtomicLong> turns = new ConcurrentHashMap<>();
 
     ToolsAdvisor(HoraeRuntime runtime, @Nullable String defaultSession, Optional<String> zone, Duration idleWait) {
       this.runtime = runtime;
@@ -256,21 +228,28 @@ public final class HoraeAdvisors {
       String session = session(request);
       RuntimeAgent agent = runtime.openAgent(session, zone);
       awaitIdle(agent);
-      RuntimeAgent.ExternalTurn external;
+      RecordedTurn recorded;
       try {
-        external = agent.beginExternalTurn();
+        recorded = agent.beginRecordedTurn();
       } catch (IllegalStateException busy) {
         throw new IllegalStateException("spring-ai: the Horae agent of session " + session
             + " is running its own turn; retry the call", busy);
       }
-      try (external) {
-        BorrowedTurn turn = new BorrowedTurn(agent, external, turns.computeIfAbsent(session, k -> new AtomicLong()).incrementAndGet());
+      ChatClientResponse response;
+      try {
+        BorrowedTurn turn = new BorrowedTurn(runtime, agent, recorded);
         ChatClientRequest advised = request.mutate()
             .prompt(withTools(request.prompt(), turn))
             .context(TURN_KEY, turn)
             .build();
-        return chain.nextCall(advised);
+        response = chain.nextCall(advised);
+      } catch (RuntimeException | Error e) {
+        // the turn is written whole either way: unanswered calls as not performed, then turn/end
+        recorded.end("error", String.valueOf(e.getMessage()));
+        throw e;
       }
+      recorded.end("completed", "the call ended");
+      return response;
     }
 
     @Override
@@ -317,11 +296,11 @@ public final class HoraeAdvisors {
       List<ToolCallback> own = calling.getToolCallbacks();
       for (ToolCallback c : own == null ? List.<ToolCallback>of() : own) {
         names.add(c.getToolDefinition().name());
-        callbacks.add(new GatedCallback(runtime, turn, c.getToolDefinition(), c));
+        callbacks.add(new GatedCallback(turn, c.getToolDefinition(), c));
       }
       for (ToolDefinition d : horaeTools) {
         if (names.add(d.name())) {
-          callbacks.add(new GatedCallback(runtime, turn,
+          callbacks.add(new GatedCallback(turn,
               SpringAiMessages.toSpring(dev.horae.spi.model.ToolSpec.of(d)), null));
         }
       }
@@ -354,27 +333,50 @@ public final class HoraeAdvisors {
       if (!(request.context().get(TURN_KEY) instanceof BorrowedTurn turn)) {
         throw new IllegalStateException("spring-ai: the Horae time advisor runs only with the Horae tools advisor");
       }
-      int step = turn.step.incrementAndGet();
-      // the runtime's own waterfall, with the plugins' configuration: the borrowed loop keeps no
-      // Horae log, so time-context sees none of these steps and its elapsed line says
-      // "unavailable" (docs/spring-ai.md)
-      StepDecision decision = turn.external.preStep(List.of(), turn.turn, step).toCompletableFuture().join();
-      if (decision instanceof StepDecision.Reject r) {
-        throw new IllegalStateException("spring-ai: a pre-step listener rejected step " + step + " of turn " + turn.turn
-            + " of session " + turn.agent.session().id() + " (" + r.reason() + "); the model call was not made");
+      RecordedTurn recorded = turn.recorded;
+      Prompt prompt = request.prompt();
+      // the step's input: the user's message on the first step, as the runtime's turns record it
+      List<dev.horae.spi.message.UserMessage> proposal = List.of();
+      if (recorded.step() == 0) {
+        UserMessage user = prompt.getUserMessage();
+        String text = user == null || user.getText() == null ? "" : user.getText();
+        proposal = List.of(turn.runtime.messages().text(text, MessageSource.user()));
       }
-      ChatClientRequest advised = request;
-      List<dev.horae.spi.message.UserMessage> entered = ((StepDecision.Enter) decision).messages();
-      if (!entered.isEmpty()) {
-        List<Message> messages = new ArrayList<>(request.prompt().getInstructions());
-        for (dev.horae.spi.message.UserMessage m : entered) {
+      // the runtime's own waterfall, with the plugins' configuration (time-context's reading among it)
+      StepDecision decision = recorded.beginStep(proposal).toCompletableFuture().join();
+      if (decision instanceof StepDecision.Reject r) {
+        throw new IllegalStateException("spring-ai: a pre-step listener rejected step " + recorded.step() + " of turn "
+            + recorded.turn() + " of session " + turn.agent.session().id() + " (" + r.reason() + "); the model call was not made");
+      }
+      // the application keeps its messages; the model also gets what the waterfall added (the
+      // user's own message is already among them) and the system prompt with the prompt sections
+      List<Message> messages = new ArrayList<>();
+      String system = "";
+      boolean systemSeen = false;
+      for (Message m : prompt.getInstructions()) {
+        if (m instanceof SystemMessage sm && !systemSeen) {
+          systemSeen = true;
+          system = sm.getText() == null ? "" : sm.getText();
+          continue;
+        }
+        messages.add(m);
+      }
+      for (dev.horae.spi.message.UserMessage m : ((StepDecision.Enter) decision).messages()) {
+        if (!proposal.contains(m)) {
           messages.add(new UserMessage(m.text()));
         }
-        advised = request.mutate().prompt(request.prompt().mutate().messages(messages).build()).build();
       }
+      String withSections = recorded.systemPrompt(system);
+      if (!withSections.isEmpty()) {
+        messages.add(0, new SystemMessage(withSections));
+      }
+      ChatClientRequest advised = request.mutate().prompt(prompt.mutate().messages(messages).build()).build();
       ChatClientResponse response = chain.nextCall(advised);
       ChatResponse chat = response.chatResponse();
       Generation result = chat == null ? null : chat.getResult();
+      if (chat != null) {
+        recorded.recordResponse(SpringAiMessages.toHorae(chat));
+      }
       turn.responded(result == null ? List.of() : result.getOutput().getToolCalls());
       return response;
     }
@@ -388,14 +390,12 @@ public final class HoraeAdvisors {
 
   /** A tool call in the borrowed loop: the gate chain, then the application's callback or the Horae registry. */
   static final class GatedCallback implements ToolCallback {
-    private final HoraeRuntime runtime;
     private final BorrowedTurn turn;
     private final org.springframework.ai.tool.definition.ToolDefinition definition;
     private final @Nullable ToolCallback own;
 
-    GatedCallback(HoraeRuntime runtime, BorrowedTurn turn, org.springframework.ai.tool.definition.ToolDefinition definition,
+    GatedCallback(BorrowedTurn turn, org.springframework.ai.tool.definition.ToolDefinition definition,
         @Nullable ToolCallback own) {
-      this.runtime = runtime;
       this.turn = turn;
       this.definition = definition;
       this.own = own;
@@ -428,20 +428,19 @@ public final class HoraeAdvisors {
         return "Error: invalid arguments: " + e.getMessage();
       }
       ToolCall call = new ToolCall(callId, name, args);
-      GateOutcome outcome = join(runtime.gates().evaluate(call, turn.state()).toCompletableFuture(), name);
-      if (outcome instanceof GateOutcome.RequireConfirmation || outcome instanceof GateOutcome.Schedule) {
-        throw new BorrowedLoopGateException(outcome.auditLabel(), name, callId);
+      ToolCallback app = own;
+      CompletionStage<RecordedTurn.ToolOutcome> stage = app == null
+          ? turn.recorded.callTool(call)
+          : turn.recorded.callTool(call, c -> {
+            String text = app.call(toolInput, context);
+            return CompletableFuture.completedFuture(ToolResult.success(TextNode.valueOf(text), List.of(new ContentBlock(text))));
+          });
+      RecordedTurn.ToolOutcome outcome = join(stage.toCompletableFuture(), name);
+      if (outcome instanceof RecordedTurn.ToolOutcome.WouldPark park) {
+        throw new BorrowedLoopGateException(park.outcome().auditLabel(), name, callId);
       }
       // Block and SetResult read as every Horae loop renders them
-      if (outcome instanceof GateOutcome.Block || outcome instanceof GateOutcome.SetResult) {
-        return ToolResult.ofGate(outcome).text();
-      }
-      if (own != null) {
-        return own.call(toolInput, context);
-      }
-      ToolResult result = join(runtime.tools().call(new ToolInvocation(turn.agent, call), AbortSignal.never())
-          .toCompletableFuture(), name);
-      return result.text();
+      return ((RecordedTurn.ToolOutcome.Answered) outcome).result().text();
     }
 
     private static <T> T join(java.util.concurrent.CompletableFuture<T> stage, String tool) {

@@ -123,6 +123,45 @@ class HoraeAdvisorsTest {
   }
 
   @Test
+  void eachChatClientCallIsOneTurnOfTheSessionLogWithThePromptSections() {
+    ManualTime time = new ManualTime(Instant.parse("2026-12-01T09:00:00Z"));
+    try (HoraeRuntime horae = HoraeRuntime.builder().clock(time).timers(time).build()) {
+      horae.install(TimeContextPlugin.create(TimeContextConfig.builder().timeZone("Europe/Amsterdam").build()));
+      var unusedSection = horae.service(dev.horae.spi.jobs.PromptSections.class).orElseThrow()
+          .register(java.util.Optional.empty(), new dev.horae.spi.jobs.PromptSection("house", 10, "Answer briefly."));
+      ScriptedChatModel model = new ScriptedChatModel();
+      model.script.add(ModelResponse.calls(new ToolCall("m-1", "delete_artifacts", Json.parse("{}"))));
+      model.script.add(ModelResponse.text("Deleted."));
+      model.script.add(ModelResponse.text("You are welcome."));
+      ChatClient chat = ChatClient.builder(model)
+          .defaultAdvisors(HoraeAdvisors.builder(horae).defaultSession("support-9").build())
+          .build();
+      assertThat(chat.prompt().system("You are the build bot.").user("Clean up.").tools(deleteArtifacts()).call().content())
+          .isEqualTo("Deleted.");
+      time.advance(java.time.Duration.ofSeconds(90));
+      assertThat(chat.prompt().system("You are the build bot.").user("Thanks!").call().content()).isEqualTo("You are welcome.");
+      // the application's system prompt with the registered sections, once, first
+      assertThat(texts(model.prompts.get(0)).get(0)).isEqualTo("You are the build bot.\n\nAnswer briefly.");
+      assertThat(model.prompts.get(0).getInstructions())
+          .filteredOn(m -> m instanceof org.springframework.ai.chat.messages.SystemMessage).hasSize(1);
+      // the log now holds the first call, so the second call's reading measures from it
+      assertThat(texts(model.prompts.get(2)).get(texts(model.prompts.get(2)).size() - 1))
+          .startsWith("Time sampled while preparing turn 2, step 1:")
+          .doesNotContain("unavailable");
+      List<String> log = horae.openAgent("support-9").session().events().stream()
+          .map(e -> e.type() + (e.type().equals("tool/result") ? " " + e.data().path("content").get(0).path("text").asText() : ""))
+          .filter(t -> !t.startsWith("assistant/chunk"))
+          .toList();
+      assertThat(log).containsExactly(
+          "turn/start", "step/start", "user/message", "user/message", "request/header", "assistant/message",
+          "tool/call", "tool/result deleted", "step/end",
+          "step/start", "user/message", "request/header", "assistant/message", "step/end", "turn/end",
+          "turn/start", "step/start", "user/message", "user/message", "request/header", "assistant/message", "step/end", "turn/end");
+      assertThat(deletions).hasValue(1);
+    }
+  }
+
+  @Test
   void aGateThatAsksFailsTheCallAndTheToolNeverRuns() {
     ManualTime time = new ManualTime(Instant.parse("2026-12-01T09:00:00Z"));
     try (HoraeRuntime horae = HoraeRuntime.builder().clock(time).timers(time).processZone(() -> java.time.ZoneOffset.UTC).build()) {

@@ -5,6 +5,7 @@ import dev.horae.gate.ResumeCommand;
 import dev.horae.gate.runtime.ResumeOutcome;
 import dev.horae.runtime.HoraeRuntime;
 import dev.horae.runtime.gate.AwaitingCall;
+import dev.horae.runtime.agent.RecordedTurn;
 import dev.horae.runtime.agent.RuntimeAgent;
 import dev.horae.spi.model.ChatMessage;
 import dev.horae.spi.model.ModelPort;
@@ -90,5 +91,28 @@ public final class RuntimeUsage {
     answers.add(runtime.resume(command));                      // a full gate ResumeCommand, identity checked
     // end-snippet
     return answers;
+  }
+
+  /**
+   * A framework's own loop recording one call as a turn of the agent: what docs/runtime.md shows.
+   *
+   * @param agent the agent
+   * @param userMessage the user's message of the call
+   * @param appSystemPrompt the application's system prompt
+   * @param response the model's answer
+   * @param call the call of that answer to run
+   * @return the system prompt the model is to be sent
+   */
+  public static String recordedTurn(RuntimeAgent agent, dev.horae.spi.message.UserMessage userMessage,
+      String appSystemPrompt, ModelResponse response, dev.horae.spi.gate.ToolCall call) {
+    // snippet:recorded-turn
+    RecordedTurn t = agent.beginRecordedTurn();                 // busy; turn/start
+    t.beginStep(List.of(userMessage));                          // pre-step waterfall, step/start, request/header
+    String system = t.systemPrompt(appSystemPrompt);             // + prompt sections
+    t.recordResponse(response);                                 // assistant/message with its calls
+    t.callTool(call);                                           // tool/call, gates, registry, tool/result
+    t.end("completed", "");                                     // unanswered calls, step/end, turn/end; idle
+    // end-snippet
+    return system;
   }
 }

@@ -214,6 +214,24 @@ public class RuntimeAgent implements Agent {
     return new ExternalTurn(this);
   }
 
+  /**
+   * Begins a turn that a framework's own loop drives and that is written to this agent's log as
+   * the runtime's turns are ({@link RecordedTurn}): the agent is busy until {@link
+   * RecordedTurn#end}, and {@code turn/start} is appended now.
+   *
+   * @return the turn
+   * @throws IllegalStateException when the agent is not idle
+   */
+  public RecordedTurn beginRecordedTurn() {
+    ExternalTurn external = beginExternalTurn();
+    try {
+      return new RecordedTurn(this, external, registry.engine());
+    } catch (RuntimeException e) {
+      external.close();
+      throw e;
+    }
+  }
+
   /** An external turn in progress; see {@link #beginExternalTurn()}. */
   public static final class ExternalTurn implements AutoCloseable {
     private final RuntimeAgent agent;

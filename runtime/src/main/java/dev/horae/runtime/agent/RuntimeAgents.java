@@ -249,6 +249,10 @@ public final class RuntimeAgents implements AgentRegistry {
     return () -> awaitingListeners.remove(listener);
   }
 
+  TurnEngine engine() {
+    return engine;
+  }
+
   void awaiting(dev.horae.runtime.gate.AwaitingCall call) {
     for (java.util.function.Consumer<dev.horae.runtime.gate.AwaitingCall> l : awaitingListeners) {
       try {

@@ -1,8 +1,6 @@
 package dev.horae.runtime.agent;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 import dev.horae.gate.AwaitReason;
 import dev.horae.gate.AwaitTarget;
@@ -35,7 +33,6 @@ import dev.horae.spi.gate.ToolCall;
 import dev.horae.spi.gate.ToolGates;
 import dev.horae.spi.gate.ToolOutput;
 import dev.horae.spi.jobs.PromptSections;
-import dev.horae.spi.message.ContentBlock;
 import dev.horae.spi.message.UserMessage;
 import dev.horae.spi.model.FinishReason;
 import dev.horae.spi.model.ModelPort;
@@ -44,9 +41,6 @@ import dev.horae.spi.model.ModelResponse;
 import dev.horae.spi.model.StreamSink;
 import dev.horae.spi.model.ToolSpec;
 import dev.horae.spi.plugin.WarningSink;
-import dev.horae.spi.session.AppendOptions;
-import dev.horae.spi.session.EventTypes;
-import dev.horae.spi.session.Json;
 import dev.horae.spi.session.Session;
 import dev.horae.spi.tool.ToolDefinition;
 import dev.horae.spi.tool.ToolRegistry;
@@ -124,6 +118,19 @@ public final class TurnEngine {
     this.dispatch = dispatch;
   }
 
+  ToolRegistry tools() {
+    return tools;
+  }
+
+  ToolGates gates() {
+    return gates;
+  }
+
+  /** {@code base} with the registered prompt sections appended: every model call's system prompt. */
+  String systemPrompt(String base, RuntimeAgent agent) {
+    return sections.get().map(s -> s.appendTo(base, agent)).orElse(base);
+  }
+
   /** A failed model request. */
   static final class ModelFailure extends HoraeException {
     private static final long serialVersionUID = 1L;
@@ -156,7 +163,7 @@ public final class TurnEngine {
     Turn t = new Turn(agent, registry, turn, 1, TurnRun.fresh(commits, session.id(), turn), null, "");
     CompletableFuture<String> reason;
     try {
-      session.append(EventTypes.TURN_START, obj().put("turn", turn));
+      TurnEvents.turnStart(session, turn);
       reason = t.drive(t.step());
     } catch (RuntimeException e) {
       reason = CompletableFuture.failedFuture(e);
@@ -292,7 +299,7 @@ public final class TurnEngine {
         return null;
       });
     }
-    session.append(EventTypes.TURN_END, obj().put("turn", open.get().turn()).put("reason", "interrupted"));
+    TurnEvents.turnEnd(session, open.get().turn(), "interrupted");
   }
 
   private void dispatchQuietly(RuntimeAgent agent, RuntimeAgents registry) {
@@ -386,11 +393,7 @@ public final class TurnEngine {
         if (messages.isEmpty() && (step == 1 || concluded)) {
           return end("completed");
         }
-        Session session = agent.session();
-        session.append(EventTypes.STEP_START, obj().put("turn", turn).put("step", step));
-        for (UserMessage m : messages) {
-          session.append(EventTypes.USER_MESSAGE, m.toJson(), AppendOptions.VISIBLE);
-        }
+        TurnEvents.stepStart(agent.session(), turn, step, messages);
         return afterModelStep(modelStep());
       });
     }
@@ -401,7 +404,7 @@ public final class TurnEngine {
         if (failure == null && end == StepEnd.PARKED) {
           return end(PARKED);
         }
-        agent.session().append(EventTypes.STEP_END, obj().put("turn", turn).put("step", step));
+        TurnEvents.stepEnd(agent.session(), turn, step);
         if (failure != null) {
           return CompletableFuture.<Optional<String>>failedFuture(failure);
         }
@@ -469,14 +472,14 @@ public final class TurnEngine {
       if (model == null) {
         return CompletableFuture.failedFuture(new IllegalStateException("agent " + agent.id() + " has no model"));
       }
-      session.append(EventTypes.REQUEST_HEADER, obj().put("turn", turn).put("step", step));
+      TurnEvents.requestHeader(session, turn, step);
       AtomicBoolean open = new AtomicBoolean(true);
       AtomicBoolean streamed = new AtomicBoolean();
       StreamSink sink = text -> {
         // pieces that arrive after the response completed would land after assistant/message
         if (open.get() && !text.isEmpty()) {
           streamed.set(true);
-          appendChunk(session, turn, step, text);
+          TurnEvents.chunk(session, turn, step, text);
         }
       };
       ModelRequest request = new ModelRequest(agent.id(), session.id(), turn, step, systemPrompt(agent),
@@ -502,25 +505,9 @@ public final class TurnEngine {
     private CompletionStage<StepEnd> record(ModelResponse response, boolean streamed) {
       Session session = agent.session();
       if (!response.text().isEmpty() && !streamed) {
-        appendChunk(session, turn, step, response.text());
+        TurnEvents.chunk(session, turn, step, response.text());
       }
-      ObjectNode msg = obj().put("turn", turn).put("step", step);
-      ObjectNode m = msg.putObject("message");
-      m.put("role", "assistant");
-      ArrayNode content = m.putArray("content");
-      if (!response.text().isEmpty()) {
-        content.add(new ContentBlock(response.text()).toJson());
-      }
-      if (!response.toolCalls().isEmpty()) {
-        ArrayNode toolCalls = m.putArray("toolCalls");
-        for (ToolCall c : response.toolCalls()) {
-          toolCalls.addObject().put("callId", c.callId()).put("tool", c.toolId()).set("args", c.arguments());
-        }
-      }
-      if (response.usage().known()) {
-        msg.putObject("usage").put("input", response.usage().inputTokens()).put("output", response.usage().outputTokens());
-      }
-      session.append(EventTypes.ASSISTANT_MESSAGE, msg, AppendOptions.VISIBLE);
+      TurnEvents.assistant(session, turn, step, response);
       if (response.finish() == FinishReason.MAX_TOKENS) {
         // a response cut at the token limit is not acted on: its calls may be incomplete
         return CompletableFuture.completedFuture(StepEnd.MAX_TOKENS);
@@ -544,10 +531,7 @@ public final class TurnEngine {
     }
 
     private CompletionStage<Boolean> callTool(List<ToolCall> calls, ToolCall call, Map<String, ToolOutput> settled) {
-      Session session = agent.session();
-      ObjectNode callEvent = obj().put("turn", turn).put("step", step).put("callId", call.callId()).put("tool", call.toolId());
-      callEvent.set("args", call.arguments());
-      session.append(EventTypes.TOOL_CALL, callEvent, AppendOptions.VISIBLE);
+      TurnEvents.toolCall(agent.session(), turn, step, call);
       return GateChain.evaluate(gates.gates(), call, new View()).thenCompose(outcome -> {
         if (outcome instanceof GateOutcome.RequireConfirmation rc) {
           return park(calls, call, settled, false, rc.correlationId(), outcome.auditLabel());
@@ -585,7 +569,7 @@ public final class TurnEngine {
     }
 
     private void settle(ToolCall call, ToolResult result) {
-      appendResult(agent.session(), turn, step, call.callId(), call.toolId(), result);
+      TurnEvents.toolResult(agent.session(), turn, step, call.callId(), call.toolId(), result);
       run.settled(call.callId(), output(call.callId(), result));
     }
 
@@ -641,7 +625,7 @@ public final class TurnEngine {
         // turn/end is always the last event of a finished turn; a refused action kind ends the
         // Run even when it committed nothing before (gate specification §9.1 step 2)
         terminal = run.end(endCause, cause instanceof CapabilityBoundFailure);
-        session.append(EventTypes.TURN_END, obj().put("turn", turn).put("reason", why));
+        TurnEvents.turnEnd(session, turn, why);
       } catch (RuntimeException e) {
         ended = false;
         terminal = CompletableFuture.completedFuture(null);
@@ -717,24 +701,8 @@ public final class TurnEngine {
     return new ToolOutput(callId, TextNode.valueOf(result.text()), result.isError());
   }
 
-  private static void appendResult(Session session, long turn, long step, String callId, String tool, ToolResult result) {
-    ObjectNode r = obj().put("turn", turn).put("step", step).put("callId", callId).put("tool", tool);
-    r.put("isError", result.isError());
-    ArrayNode content = r.putArray("content");
-    result.content().forEach(b -> content.add(b.toJson()));
-    result.value().ifPresent(v -> r.set("value", v));
-    result.info().ifPresent(i -> r.set("info", i));
-    session.append(EventTypes.TOOL_RESULT, r, AppendOptions.VISIBLE);
-  }
-
-  private static void appendChunk(Session session, long turn, long step, String text) {
-    ObjectNode chunk = obj().put("turn", turn).put("step", step);
-    chunk.putObject("chunk").put("text", text);
-    session.append(EventTypes.ASSISTANT_CHUNK, chunk);
-  }
-
   private String systemPrompt(RuntimeAgent agent) {
-    return sections.get().map(s -> s.appendTo(agent.systemPrompt(), agent)).orElse(agent.systemPrompt());
+    return systemPrompt(agent.systemPrompt(), agent);
   }
 
   private List<ToolSpec> toolSpecs(RuntimeAgent agent) {
@@ -761,15 +729,11 @@ public final class TurnEngine {
   private static void closeOpenStep(Session session, TurnLog.OpenTurn open) {
     long turn = open.turn();
     for (Map.Entry<String, String> call : open.unanswered().entrySet()) {
-      appendResult(session, turn, Math.max(open.openStep(), 1), call.getKey(), call.getValue(),
+      TurnEvents.toolResult(session, turn, Math.max(open.openStep(), 1), call.getKey(), call.getValue(),
           ToolResult.error(UNKNOWN_OUTCOME, Optional.empty()));
     }
     if (open.openStep() > 0) {
-      session.append(EventTypes.STEP_END, obj().put("turn", turn).put("step", open.openStep()));
+      TurnEvents.stepEnd(session, turn, open.openStep());
     }
-  }
-
-  private static ObjectNode obj() {
-    return Json.mapper().createObjectNode();
   }
 }
