@@ -1,0 +1,170 @@
+package dev.horae.runtime;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.horae.gate.ResumeCommand;
+import dev.horae.gate.ResumeResult;
+import dev.horae.gate.runtime.ResumeOutcome;
+import dev.horae.runtime.agent.RuntimeAgent;
+import dev.horae.runtime.gate.AwaitingCall;
+import dev.horae.runtime.gate.TurnRun;
+import dev.horae.spi.gate.GateOutcome;
+import dev.horae.spi.gate.ToolCall;
+import dev.horae.spi.gate.ToolGate;
+import dev.horae.spi.model.ModelResponse;
+import dev.horae.spi.session.EventTypes;
+import dev.horae.spi.session.Json;
+import dev.horae.spi.session.SessionEvent;
+import dev.horae.spi.tool.ToolDefinition;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * The turn engine's rules around the gates (gate specification §6, §9): the Run view a gate reads,
+ * a failed model step closed and reported, and every answer to a parked call that does not match
+ * its ticket rejected before anything runs.
+ */
+@Timeout(30)
+class TurnEngineRulesTest {
+
+  private static final InstantSource CLOCK = InstantSource.fixed(Instant.parse("2026-12-01T10:00:00Z"));
+
+  private static ToolDefinition counting(String name, AtomicInteger runs) {
+    return ToolDefinition.builder(name)
+        .description("Counts its runs.")
+        .parameters(Json.parse("{\"type\":\"object\"}"))
+        .body((args, exec) -> {
+          runs.incrementAndGet();
+          return CompletableFuture.completedFuture(Json.parse("{\"ok\":true}"));
+        })
+        .build();
+  }
+
+  private static List<String> types(RuntimeAgent agent) {
+    return agent.session().events().stream().map(SessionEvent::type).toList();
+  }
+
+  @Test
+  void aGateReadsTheRunOfTheTurnItsThreadAndItsStep() throws Exception {
+    AtomicInteger runs = new AtomicInteger();
+    HoraeRuntimeTest.Recording model = new HoraeRuntimeTest.Recording()
+        .then(ModelResponse.calls(new ToolCall("c1", "count", Json.parse("{}"))))
+        .then(ModelResponse.calls(new ToolCall("c2", "count", Json.parse("{}"))))
+        .then(ModelResponse.text("done"));
+    List<String> seen = Collections.synchronizedList(new ArrayList<>());
+    try (HoraeRuntime horae = HoraeRuntime.builder().clock(CLOCK).model(model).build()) {
+      horae.tools().register(counting("count", runs));
+      var unused = horae.gates().register(ToolGate.named("observer", (call, state) -> {
+        seen.add(call.callId() + " " + state.runId() + " " + state.threadId() + " " + state.step() + " " + state.state("k").isPresent());
+        return CompletableFuture.completedFuture(GateOutcome.allow());
+      }));
+      RuntimeAgent agent = horae.openAgent("s-view");
+      horae.prompt(agent, "count twice");
+      agent.whenIdle().toCompletableFuture().get(20, TimeUnit.SECONDS);
+    }
+    String run = TurnRun.runId("s-view", 1);
+    assertThat(seen).containsExactly("c1 " + run + " s-view 1 false", "c2 " + run + " s-view 2 false");
+    assertThat(runs).hasValue(2);
+  }
+
+  @Test
+  void aFailedModelStepIsClosedTheTurnEndsErrorAndTheFailureIsReported() throws Exception {
+    List<String> warned = Collections.synchronizedList(new ArrayList<>());
+    CountDownLatch ended = new CountDownLatch(1);
+    try (HoraeRuntime horae = HoraeRuntime.builder().clock(CLOCK)
+        .warnings((m, c) -> warned.add(m + c.map(e -> " | " + e.getMessage()).orElse("")))
+        .model(r -> CompletableFuture.failedFuture(new IllegalStateException("upstream 503"))).build()) {
+      var unused = horae.agents().onTurnEnd(o -> ended.countDown());
+      RuntimeAgent agent = horae.openAgent("s-fail");
+      horae.prompt(agent, "hello");
+      assertThat(ended.await(20, TimeUnit.SECONDS)).isTrue();
+      agent.whenIdle().toCompletableFuture().get(20, TimeUnit.SECONDS);
+      assertThat(types(agent)).containsSubsequence(EventTypes.REQUEST_HEADER, EventTypes.STEP_END, EventTypes.TURN_END);
+      List<SessionEvent> events = agent.session().events();
+      assertThat(events.get(events.size() - 1).data().path("reason").asText()).isEqualTo("error");
+      assertThat(warned).anySatisfy(w -> assertThat(w).startsWith("turn 1 of " + agent.id() + " failed | model request failed"));
+    }
+  }
+
+  @Test
+  void answersThatDoNotMatchTheParkedCallAreRejectedAndNothingRuns() throws Exception {
+    AtomicInteger runs = new AtomicInteger();
+    HoraeRuntimeTest.Recording model = new HoraeRuntimeTest.Recording()
+        .then(ModelResponse.calls(new ToolCall("c1", "risky", Json.parse("{}"))))
+        .then(ModelResponse.text("done"));
+    try (HoraeRuntime horae = HoraeRuntime.builder().clock(CLOCK).model(model).build()) {
+      horae.tools().register(counting("risky", runs));
+      var unused = horae.gates().register(ToolGate.named("confirm", (call, state) ->
+          CompletableFuture.completedFuture(GateOutcome.requireConfirmation("confirm-" + call.callId()))));
+      RuntimeAgent agent = horae.openAgent("s-parked");
+      CountDownLatch parked = new CountDownLatch(1);
+      var unusedAwaiting = horae.onAwaiting(c -> parked.countDown());
+      horae.prompt(agent, "do it");
+      assertThat(parked.await(20, TimeUnit.SECONDS)).isTrue();
+      AwaitingCall call = horae.awaiting().get(0);
+      ResumeCommand good = ResumeCommand.fromTicket(call.ticket(), ResumeResult.allow(), CLOCK.millis());
+
+      assertThat(code(horae, new ResumeCommand("other-correlation", good.runId(), good.threadId(), good.snapshotId(),
+          good.catalogFingerprint(), good.result(), good.nowMs(), good.operationId(), good.contextMessages())))
+          .isEqualTo("correlationMismatch");
+      assertThat(code(horae, new ResumeCommand(good.correlationId(), good.runId(), good.threadId(), "another-snapshot",
+          good.catalogFingerprint(), good.result(), good.nowMs(), good.operationId(), good.contextMessages())))
+          .isEqualTo("snapshotMismatch");
+      assertThat(code(horae, new ResumeCommand(good.correlationId(), good.runId(), good.threadId(), good.snapshotId(),
+          "another-catalog", good.result(), good.nowMs(), good.operationId(), good.contextMessages())))
+          .isEqualTo("fingerprintMismatch");
+      assertThat(code(horae, new ResumeCommand(good.correlationId(), good.runId() + "-x", good.threadId(), good.snapshotId(),
+          good.catalogFingerprint(), good.result(), good.nowMs(), good.operationId(), good.contextMessages())))
+          .isEqualTo("notAwaiting");
+      // a permission wait is not the dispatcher's to perform
+      assertThat(horae.performScheduledActions().toCompletableFuture().get(5, TimeUnit.SECONDS)).isEmpty();
+      // the tool set changed since the park: the committed catalog no longer matches this agent's
+      horae.tools().register(counting("another", new AtomicInteger()));
+      assertThat(code(horae, good)).isEqualTo("fingerprintMismatch");
+      assertThat(runs).hasValue(0);
+      assertThat(horae.awaiting()).hasSize(1);
+      assertThat(agent.session().events()).filteredOn(e -> e.type().equals(EventTypes.TOOL_RESULT)).isEmpty();
+    }
+  }
+
+  @Test
+  void anApprovedCallRunsOnceAndASecondAnswerFindsNothingToAnswer() throws Exception {
+    AtomicInteger runs = new AtomicInteger();
+    HoraeRuntimeTest.Recording model = new HoraeRuntimeTest.Recording()
+        .then(ModelResponse.calls(new ToolCall("c1", "risky", Json.parse("{}"))))
+        .then(ModelResponse.text("done"));
+    try (HoraeRuntime horae = HoraeRuntime.builder().clock(CLOCK).model(model).build()) {
+      horae.tools().register(counting("risky", runs));
+      var unused = horae.gates().register(ToolGate.named("confirm", (call, state) ->
+          CompletableFuture.completedFuture(GateOutcome.requireConfirmation("confirm-" + call.callId()))));
+      RuntimeAgent agent = horae.openAgent("s-approved");
+      CountDownLatch parked = new CountDownLatch(1);
+      var unusedAwaiting = horae.onAwaiting(c -> parked.countDown());
+      horae.prompt(agent, "do it");
+      assertThat(parked.await(20, TimeUnit.SECONDS)).isTrue();
+      String runId = horae.awaiting().get(0).runId();
+      ResumeOutcome first = horae.approve(runId).toCompletableFuture().get(20, TimeUnit.SECONDS);
+      assertThat(first).isInstanceOf(ResumeOutcome.Advanced.class);
+      ResumeOutcome second = horae.approve(runId).toCompletableFuture().get(20, TimeUnit.SECONDS);
+      assertThat(second).isInstanceOfSatisfying(ResumeOutcome.Rejected.class, r -> assertThat(r.code()).isEqualTo("notAwaiting"));
+      agent.whenIdle().toCompletableFuture().get(20, TimeUnit.SECONDS);
+      assertThat(runs).hasValue(1);
+      assertThat(types(agent)).endsWith(EventTypes.TURN_END);
+    }
+  }
+
+  private static String code(HoraeRuntime horae, ResumeCommand command) throws Exception {
+    ResumeOutcome o = horae.resume(command).toCompletableFuture().get(10, TimeUnit.SECONDS);
+    assertThat(o).isInstanceOf(ResumeOutcome.Rejected.class);
+    return ((ResumeOutcome.Rejected) o).code();
+  }
+}
