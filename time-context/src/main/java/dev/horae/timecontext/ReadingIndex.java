@@ -45,8 +45,52 @@ public final class ReadingIndex {
    * @return the index
    */
   public static ReadingIndex of(List<SessionEvent> events) {
+    // Read from the tail: every fact the index keeps is the latest of its kind, so the scan stops
+    // once it has seen the latest reading, the latest model-visible message and the latest
+    // turn/start. A restarted process's first step costs the log's last turn, not the whole log
+    // (the result equals applying every event in order; ReadingIndexTest compares the two).
     ReadingIndex index = new ReadingIndex();
-    events.forEach(index::apply);
+    index.size = events.size();
+    if (events.isEmpty()) {
+      return index;
+    }
+    index.last = Optional.of(events.get(events.size() - 1));
+    List<String> zonesAfterLatestStart = new ArrayList<>();
+    boolean reading = false;
+    boolean visible = false;
+    boolean turnStart = false;
+    for (int i = events.size() - 1; i >= 0 && !(reading && visible && turnStart); i--) {
+      SessionEvent event = events.get(i);
+      String type = event.type();
+      if (type.equals(EventTypes.TURN_START)) {
+        if (!turnStart) {
+          turnStart = true;
+          index.lastTurnStartPos = i;
+          index.lastTurnStartTurn = Events.integer(event.data(), "turn");
+        }
+        continue;
+      }
+      if (!visible && Events.isModelVisible(type)) {
+        visible = true;
+        index.lastVisibleTime = OptionalLong.of(event.time());
+      }
+      if (type.equals(EventTypes.USER_MESSAGE)) {
+        if (!reading && Events.isAttributedSource(event.data().path("source"))) {
+          reading = true;
+          index.lastReadingPos = i;
+          index.lastReadingTime = event.time();
+        }
+        if (!turnStart) {
+          ClientZones.contributedZone(event.data()).ifPresent(zonesAfterLatestStart::add);
+        }
+      }
+    }
+    if (turnStart) {
+      // collected newest first; the index keeps them in first-seen (log) order
+      for (int i = zonesAfterLatestStart.size() - 1; i >= 0; i--) {
+        index.zonesSinceTurnStart.add(zonesAfterLatestStart.get(i));
+      }
+    }
     return index;
   }
 

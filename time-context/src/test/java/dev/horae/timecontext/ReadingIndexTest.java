@@ -116,6 +116,39 @@ class ReadingIndexTest {
     }
   }
 
+  @ParameterizedTest
+  @ValueSource(longs = {7, 8, 99, 2024})
+  void anIndexBuiltFromTheTailEqualsOneBuiltEventByEvent(long seed) {
+    Random random = new Random(seed);
+    for (int round = 0; round < 300; round++) {
+      List<SessionEvent> log = randomLog(random);
+      ReadingIndex forward = new ReadingIndex();
+      log.forEach(forward::apply);
+      ReadingIndex tail = ReadingIndex.of(log);
+      assertThat(tail.size()).isEqualTo(forward.size());
+      assertThat(tail.lastEvent()).isEqualTo(forward.lastEvent());
+      assertThat(tail.lastReadingTime()).isEqualTo(forward.lastReadingTime());
+      for (long turn = 1; turn <= 4; turn++) {
+        long t = turn;
+        // the log supplier must not be needed when the asked turn is the latest one
+        for (long step = 1; step <= 3; step++) {
+          assertThat(tail.baseline(t, step, () -> log)).as("baseline %d/%d of %s", t, step, log)
+              .isEqualTo(forward.baseline(t, step, () -> log));
+        }
+        assertThat(tail.clientZoneValues(t, () -> log)).as("zones of turn %d of %s", t, log)
+            .isEqualTo(forward.clientZoneValues(t, () -> log));
+      }
+      for (long now : new long[] {0, 500, 1_999, 5_000}) {
+        assertThat(tail.due(now, 300)).isEqualTo(forward.due(now, 300));
+      }
+      // and it keeps taking events as the forward one does
+      log.forEach(tail::apply);
+      log.forEach(forward::apply);
+      assertThat(tail.clientZoneValues(1, () -> log)).isEqualTo(forward.clientZoneValues(1, () -> log));
+      assertThat(tail.baseline(2, 2, () -> log)).isEqualTo(forward.baseline(2, 2, () -> log));
+    }
+  }
+
   private static List<SessionEvent> randomLog(Random random) {
     Logs log = Logs.log();
     int n = random.nextInt(30);
