@@ -17,7 +17,8 @@ import java.time.Duration;
 import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.HashSet;
-import java.util.LinkedHashSet;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -39,7 +40,8 @@ import org.slf4j.LoggerFactory;
  * <ol>
  *   <li>it closes ({@link HoraeRuntime#closeSession}) each session it opened whose agent is idle, not
  *       parked on a tool call, and whose due time is absent or later than {@link
- *       Settings#keepOpenWithin()} from now;
+ *       Settings#keepOpenWithin()} from now — or still past {@link Settings#retryAfter()} after it
+ *       opened it, so a later pass retries it;
  *   <li>while fewer than {@link Settings#maxOpen()} agents are open in the runtime, it takes the
  *       sessions whose due time has come from the store's {@link DueIndex} — claimed under this
  *       node's leases when the runtime leases ({@link DueIndex#claim}: on PostgreSQL {@code FOR UPDATE
@@ -66,11 +68,19 @@ public final class DueSessions implements AutoCloseable {
    * @param poll the time between passes (at least 1 ms)
    * @param keepOpenWithin an idle session stays open while its next due time is at most this far
    *     ahead, so a reminder due a moment later does not cost a close and a reopen (zero or more)
+   * @param retryAfter an idle session still overdue this long after the worker opened it is closed
+   *     anyway (its owner could not dispatch: an uncertain preflight starts no retry timer, {@code
+   *     spec/schedule.md} §15), so that it does not hold its place and a later pass reopens it with a
+   *     fresh owner, whose start is a new preflight (at least 1 ms)
    */
-  public record Settings(int maxOpen, Duration poll, Duration keepOpenWithin) {
+  public record Settings(int maxOpen, Duration poll, Duration keepOpenWithin, Duration retryAfter) {
 
-    /** The defaults: 8 open sessions, a pass every second, idle sessions kept while due within 30 s. */
-    public static final Settings DEFAULTS = new Settings(8, Duration.ofSeconds(1), Duration.ofSeconds(30));
+    /**
+     * The defaults: 8 open sessions, a pass every second, idle sessions kept while due within 30 s,
+     * an overdue one retried after 60 s.
+     */
+    public static final Settings DEFAULTS =
+        new Settings(8, Duration.ofSeconds(1), Duration.ofSeconds(30), Duration.ofSeconds(60));
 
     /**
      * Checks the settings.
@@ -78,11 +88,16 @@ public final class DueSessions implements AutoCloseable {
      * @param maxOpen as described on the record
      * @param poll as described on the record
      * @param keepOpenWithin as described on the record
+     * @param retryAfter as described on the record
      * @throws IllegalArgumentException when a value is out of range
      */
     public Settings {
       Objects.requireNonNull(poll, "poll");
       Objects.requireNonNull(keepOpenWithin, "keepOpenWithin");
+      Objects.requireNonNull(retryAfter, "retryAfter");
+      if (retryAfter.compareTo(Duration.ofMillis(1)) < 0) {
+        throw new IllegalArgumentException("dueSessions retryAfter must be at least 1 ms, got " + retryAfter);
+      }
       if (maxOpen < 1) {
         throw new IllegalArgumentException("dueSessions maxOpen must be at least 1, got " + maxOpen);
       }
@@ -101,7 +116,7 @@ public final class DueSessions implements AutoCloseable {
      * @return the settings
      */
     public Settings withMaxOpen(int n) {
-      return new Settings(n, poll, keepOpenWithin);
+      return new Settings(n, poll, keepOpenWithin, retryAfter);
     }
 
     /**
@@ -111,7 +126,7 @@ public final class DueSessions implements AutoCloseable {
      * @return the settings
      */
     public Settings withPoll(Duration d) {
-      return new Settings(maxOpen, d, keepOpenWithin);
+      return new Settings(maxOpen, d, keepOpenWithin, retryAfter);
     }
 
     /**
@@ -121,7 +136,17 @@ public final class DueSessions implements AutoCloseable {
      * @return the settings
      */
     public Settings withKeepOpenWithin(Duration d) {
-      return new Settings(maxOpen, poll, d);
+      return new Settings(maxOpen, poll, d, retryAfter);
+    }
+
+    /**
+     * These settings with another retry delay for a session that stays overdue.
+     *
+     * @param d the delay
+     * @return the settings
+     */
+    public Settings withRetryAfter(Duration d) {
+      return new Settings(maxOpen, poll, keepOpenWithin, d);
     }
   }
 
@@ -158,8 +183,8 @@ public final class DueSessions implements AutoCloseable {
   private final List<Consumer<Pass>> listeners = new CopyOnWriteArrayList<>();
   /** Guards the fields below. */
   private final Object lock = new Object();
-  /** The sessions this worker opened and has not closed, in opening order. */
-  private final Set<String> mine = new LinkedHashSet<>();
+  /** The sessions this worker opened and has not closed, in opening order, with when it opened them. */
+  private final Map<String, Long> mine = new LinkedHashMap<>();
   private @Nullable Cancellable timer;
   private boolean started;
   private boolean closed;
@@ -214,7 +239,7 @@ public final class DueSessions implements AutoCloseable {
    */
   public List<String> opened() {
     synchronized (lock) {
-      return List.copyOf(mine);
+      return List.copyOf(mine.keySet());
     }
   }
 
@@ -286,7 +311,7 @@ public final class DueSessions implements AutoCloseable {
         forget(id);
         continue;
       }
-      if (agent.get().status() != AgentStatus.IDLE || agent.get().parked() || dueSoon(id, now)) {
+      if (agent.get().status() != AgentStatus.IDLE || agent.get().parked() || keepOpen(id, now)) {
         continue;
       }
       if (runtime.closeSession(id)) {
@@ -326,9 +351,17 @@ public final class DueSessions implements AutoCloseable {
     return new Pass(closedNow, openedNow, runtime.agents().all().size());
   }
 
-  private boolean dueSoon(String id, long now) {
+  /** Whether an idle session stays open: due soon, unless it has been overdue since long after its opening. */
+  private boolean keepOpen(String id, long now) {
     OptionalLong due = index.dueAt(id);
-    return due.isPresent() && due.getAsLong() - now <= settings.keepOpenWithin().toMillis();
+    if (due.isEmpty() || due.getAsLong() - now > settings.keepOpenWithin().toMillis()) {
+      return false;
+    }
+    long openedAt;
+    synchronized (lock) {
+      openedAt = mine.getOrDefault(id, now);
+    }
+    return !(due.getAsLong() <= now && now - openedAt >= settings.retryAfter().toMillis());
   }
 
   private boolean open(String id) {
@@ -336,7 +369,7 @@ public final class DueSessions implements AutoCloseable {
       if (closed) {
         return false;
       }
-      mine.add(id);
+      mine.put(id, clock.millis());
     }
     try {
       var unused = runtime.openAgent(id);
