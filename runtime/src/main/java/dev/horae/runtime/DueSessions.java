@@ -27,6 +27,8 @@ import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -181,6 +183,8 @@ public final class DueSessions implements AutoCloseable {
   private final WarningSink warnings;
   private final @Nullable SessionLeaseKeeper keeper;
   private final List<Consumer<Pass>> listeners = new CopyOnWriteArrayList<>();
+  /** Held for the whole of a pass, so {@link #close} can wait for one in flight. */
+  private final ReentrantLock passing = new ReentrantLock();
   /** Guards the fields below. */
   private final Object lock = new Object();
   /** The sessions this worker opened and has not closed, in opening order, with when it opened them. */
@@ -277,13 +281,19 @@ public final class DueSessions implements AutoCloseable {
 
   private void passAndRearm() {
     Pass pass;
+    passing.lock();
     try {
+      if (isClosed()) {
+        return;
+      }
       pass = pass();
     } catch (RuntimeException e) {
       // a store outage: the next pass tries again
       warnings.warn("a due-sessions pass failed; retrying in " + settings.poll(), Optional.of(e));
       arm(settings.poll());
       return;
+    } finally {
+      passing.unlock();
     }
     // armed before the listeners hear of the pass, so one who then advances a manual clock by the
     // poll interval always reaches the next pass
@@ -408,7 +418,10 @@ public final class DueSessions implements AutoCloseable {
     }
   }
 
-  /** Stops the passes; the sessions it opened stay open until the runtime closes them. Idempotent. */
+  /**
+   * Stops the passes and waits (at most ten seconds) for one in flight, so no pass opens a session
+   * after this returns; the sessions it opened stay open until the runtime closes them. Idempotent.
+   */
   @Override
   public void close() {
     Cancellable t;
@@ -419,6 +432,15 @@ public final class DueSessions implements AutoCloseable {
     }
     if (t != null) {
       t.cancel();
+    }
+    try {
+      if (passing.tryLock(10, TimeUnit.SECONDS)) {
+        passing.unlock();
+      } else {
+        warnings.warn("a due-sessions pass was still running when the worker closed", Optional.empty());
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
     }
   }
 }
