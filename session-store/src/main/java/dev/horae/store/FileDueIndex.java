@@ -18,6 +18,8 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.Optional;
 import java.util.OptionalLong;
 import org.slf4j.Logger;
@@ -25,9 +27,12 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The file store's due index: a derived file {@code due.json} in each session folder, {@code
- * {"bytes":<events.log length>,"length":<events>,"dueAtMs":<ms or null>}}, written after the
- * persist's fsync and before the persist returns, and an in-memory table of every session's entry
- * built from those files when the index is first read.
+ * {"bytes":<events.log length>,"length":<events>,"dueAtMs":<ms or null>}}, and an in-memory table
+ * of every session's entry, built from those files when the index is first read and moved by every
+ * persist after its fsync, before the persist returns. The file is written by the persist that moves
+ * the due time (and by a session's first persist in this store), and brought up to the log's length
+ * when the session is released or the store closes; a persist that leaves the due time where it was
+ * writes no file (an extra temporary file and rename per flush would cost more than the flush).
  *
  * <p>The event file stays the truth. An entry is fresh only while its {@code bytes} equal the event
  * file's length, which a stat answers without reading the log; any other entry (missing, torn,
@@ -45,6 +50,19 @@ final class FileDueIndex implements DueIndex {
   private final FileSessionStore store;
   private final DueTrackers trackers;
   private final DueTable table = new DueTable();
+  /** What the entry file of each open session says, and the event file length of its last persist. */
+  private final Map<String, Filed> filed = new ConcurrentHashMap<>();
+
+  /**
+   * An open session's entry file and log as this store last saw them.
+   *
+   * @param fileBytes the {@code bytes} the entry file carries
+   * @param fileDue the due time the entry file carries
+   * @param bytes the event file's length after the session's last persist
+   * @param length the log length after it
+   * @param due the due time after it
+   */
+  private record Filed(long fileBytes, OptionalLong fileDue, long bytes, long length, OptionalLong due) {}
   private final Object loading = new Object();
   private volatile boolean loaded;
 
@@ -57,13 +75,31 @@ final class FileDueIndex implements DueIndex {
   void durable(SessionHeader header, List<SessionEvent> log, long bytes) {
     DueTrackers.Advance a = trackers.advance(header, log);
     trackers.commit(a);
-    var unused = table.update(header.id(), a.length(), a.due());
-    write(store.root().resolve(FolderNames.encode(header.id())), header.id(), bytes, a.length(), a.due());
+    String id = header.id();
+    var unused = table.update(id, a.length(), a.due());
+    Filed before = filed.get(id);
+    if (before == null || !before.fileDue().equals(a.due())) {
+      write(dir(id), id, bytes, a.length(), a.due());
+      filed.put(id, new Filed(bytes, a.due(), bytes, a.length(), a.due()));
+    } else {
+      filed.put(id, new Filed(before.fileBytes(), before.fileDue(), bytes, a.length(), a.due()));
+    }
   }
 
-  /** The session's folder was closed here: its tracker goes, its entry stays. */
+  /**
+   * The session's folder is being closed here: its entry file is brought up to its last persist, so
+   * the next open finds it fresh; its tracker goes, its table entry stays.
+   */
   void released(String sessionId) {
     trackers.forget(sessionId);
+    Filed f = filed.remove(sessionId);
+    if (f != null && f.fileBytes() != f.bytes()) {
+      write(dir(sessionId), sessionId, f.bytes(), f.length(), f.due());
+    }
+  }
+
+  private Path dir(String sessionId) {
+    return store.root().resolve(FolderNames.encode(sessionId));
   }
 
   @Override

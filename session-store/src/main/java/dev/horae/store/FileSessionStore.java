@@ -318,8 +318,11 @@ public final class FileSessionStore implements DueIndexed, AutoCloseable {
   public void close() {
     synchronized (opening) {
       closed = true;
-      for (SessionFolder folder : open.values()) {
-        folder.close();
+      for (Map.Entry<String, SessionFolder> e : open.entrySet()) {
+        if (dueIndex != null) {
+          dueIndex.released(e.getKey());
+        }
+        e.getValue().close();
       }
       open.clear();
       leased.clear();

@@ -58,6 +58,31 @@ class FileDueIndexTest extends DueIndexContract {
   }
 
   @Test
+  void aPersistThatLeavesTheDueTimeWritesNoFileAndAReleaseBringsItUpToTheLog() throws IOException {
+    Reminders.Log log = new Reminders.Log().create("r", 6_000);
+    persist(header("s"), log.events());
+    String written = Files.readString(entry("s"), StandardCharsets.UTF_8);
+    persist(header("s"), log.other().other().events());
+    // the entry file still describes the first persist; the index answers from its table
+    assertThat(Files.readString(entry("s"), StandardCharsets.UTF_8)).isEqualTo(written);
+    assertThat(index().dueAt("s")).hasValue(6_000);
+    // moving the due time writes it
+    persist(header("s"), log.create("sooner", 2_000).events());
+    assertThat(Files.readString(entry("s"), StandardCharsets.UTF_8)).contains("\"length\":4,\"dueAtMs\":2000");
+    persist(header("s"), log.other().events());
+
+    assertThat(store().release("s")).isTrue();
+    long bytes = Files.size(root.resolve("s").resolve("events.log"));
+    assertThat(Files.readString(entry("s"), StandardCharsets.UTF_8))
+        .isEqualTo("{\"bytes\":" + bytes + ",\"length\":5,\"dueAtMs\":2000}");
+    store().close();
+    try (FileSessionStore reopened = FileSessionStore.open(root, SyncMode.NEVER, Reminders.INDEXER)) {
+      assertThat(reopened.dueIndex().orElseThrow().rebuild()).isZero();
+      assertThat(reopened.dueIndex().orElseThrow().dueAt("s")).hasValue(2_000);
+    }
+  }
+
+  @Test
   void missingTornAndStaleEntriesAreRebuiltFromTheLogs() throws IOException {
     List<SessionEvent> staleLog;
     try (FileSessionStore first = FileSessionStore.open(root, SyncMode.NEVER, Reminders.INDEXER)) {
