@@ -348,7 +348,8 @@ public final class DueSessions implements AutoCloseable {
           }
         }
       } else {
-        for (DueEntry e : index.dueBy(now, free + skip.size())) {
+        // a window past the sessions another process holds, so they do not starve those behind them
+        for (DueEntry e : index.dueBy(now, Math.max(DueIndex.CLAIM_WINDOW, free + skip.size()))) {
           if (openedNow.size() == free) {
             break;
           }

@@ -17,6 +17,9 @@ import java.util.Set;
  */
 public interface DueIndex {
 
+  /** How many due sessions a claim or a worker's pass reads at least, to pass over held ones. */
+  int CLAIM_WINDOW = 1024;
+
   /**
    * The sessions due at {@code nowMs} or earlier, earliest first (ties by session id).
    *
@@ -58,9 +61,12 @@ public interface DueIndex {
    * Claims up to {@code limit} due sessions for the owner of {@code leases}: each returned lease
    * was acquired for it, so no other owner can open that session until it is released or expires.
    * Sessions in {@code skip} (open on the caller's node already) and sessions another owner holds
-   * are passed over. This default acquires the due sessions one after another, each refusal
-   * ({@code lease-held}) skipping one; the JDBC store claims in one transaction with {@code FOR
-   * UPDATE SKIP LOCKED}, so concurrent claimers on several nodes never take the same session.
+   * are passed over. This default reads up to {@link #CLAIM_WINDOW} due sessions (more when {@code
+   * limit} and {@code skip} need more) and acquires them one after another, each refusal ({@code
+   * lease-held}) skipping one, so sessions other owners hold at the head of the index do not starve
+   * the ones behind them; the JDBC store claims in one transaction with {@code FOR UPDATE SKIP
+   * LOCKED}, passing over held sessions in the query, so concurrent claimers on several nodes never
+   * take the same session.
    *
    * @param leases the claiming owner's leases on this index's store
    * @param nowMs the caller's time, epoch milliseconds
@@ -74,7 +80,7 @@ public interface DueIndex {
     if (limit <= 0) {
       return claimed;
     }
-    for (DueEntry entry : dueBy(nowMs, limit + skip.size())) {
+    for (DueEntry entry : dueBy(nowMs, Math.max(CLAIM_WINDOW, limit + skip.size()))) {
       if (claimed.size() == limit) {
         break;
       }

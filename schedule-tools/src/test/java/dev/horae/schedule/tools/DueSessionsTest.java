@@ -11,6 +11,7 @@ import dev.horae.spi.session.SessionHeader;
 import dev.horae.spi.session.StoredSession;
 import dev.horae.store.DueIndex;
 import dev.horae.store.FileSessionStore;
+import dev.horae.store.MemorySessionStore;
 import dev.horae.store.SyncMode;
 import dev.horae.testkit.agent.ScriptedModel;
 import dev.horae.testkit.log.CapturingWarnings;
@@ -158,6 +159,68 @@ class DueSessionsTest {
         assertThat(s.events().stream().filter(e -> e.type().equals("user/message")
             && e.data().path("source").path("plugin").asText().equals("tool-schedule")).count()).as(id(i)).isEqualTo(1);
       }
+    }
+  }
+
+  /**
+   * Two leased nodes on one store (the in-memory store's fenced leases, the JDBC rules): each pass
+   * claims due sessions for its node, so every reminder is dispatched once, by whichever node
+   * claimed its session, and neither node opens more than its bound.
+   */
+  @Test
+  void twoLeasedNodesShareTheSessionsAndDispatchEachReminderOnce() throws Exception {
+    ManualTime time = new ManualTime(START);
+    MemorySessionStore store = new MemorySessionStore(ScheduleDueIndex::track);
+    int count = 20;
+    for (int i = 0; i < count; i++) {
+      SessionEvent create = SessionEvent.of(0, "schedule/change", START.toEpochMilli(), Json.parse(
+          "{\"version\":1,\"operation\":\"create\",\"schedule\":{\"id\":\"schedule-1\",\"kind\":\"at\",\"prompt\":\"p"
+              + i + "\",\"scheduledAt\":\"" + UTC.format(START.plusSeconds(5)) + "\"}}"));
+      store.persist(SessionHeader.root(id(i), START.toEpochMilli(), Optional.empty()), List.of(create))
+          .toCompletableFuture().join();
+    }
+    DueSessions.Settings settings = DueSessions.Settings.DEFAULTS.withMaxOpen(3).withKeepOpenWithin(Duration.ZERO);
+    BlockingQueue<DueSessions.Pass> passesA = new LinkedBlockingQueue<>();
+    BlockingQueue<DueSessions.Pass> passesB = new LinkedBlockingQueue<>();
+    java.util.Set<String> openedByA = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    java.util.Set<String> openedByB = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    try (HoraeRuntime a = HoraeRuntime.builder().leases(store.leases("node-a", Duration.ofSeconds(30), time))
+            .dueSessions(settings).clock(time).timers(time).model(new ScriptedModel()).build();
+        HoraeRuntime b = HoraeRuntime.builder().leases(store.leases("node-b", Duration.ofSeconds(30), time))
+            .dueSessions(settings).clock(time).timers(time).model(new ScriptedModel()).build()) {
+      a.install(SchedulePlugin.create());
+      b.install(SchedulePlugin.create());
+      var ra = a.startDueSessions().onPass(passesA::add);
+      var rb = b.startDueSessions().onPass(passesB::add);
+      time.advance(Duration.ZERO);
+      int closed = 0;
+      for (int step = 0; step < 100 && closed < count; step++) {
+        DueSessions.Pass pa = passesA.poll(30, TimeUnit.SECONDS);
+        DueSessions.Pass pb = passesB.poll(30, TimeUnit.SECONDS);
+        assertThat(pa).isNotNull();
+        assertThat(pb).isNotNull();
+        assertThat(pa.open()).isLessThanOrEqualTo(3);
+        assertThat(pb.open()).isLessThanOrEqualTo(3);
+        closed += pa.closed().size() + pb.closed().size();
+        assertThat(java.util.Collections.disjoint(pa.opened(), pb.opened())).isTrue();
+        openedByA.addAll(pa.opened());
+        openedByB.addAll(pb.opened());
+        for (String id : pa.opened()) {
+          LogWaits.until(a, (RuntimeAgent) a.agents().get(id).orElseThrow(), DueSessionsTest::served);
+        }
+        for (String id : pb.opened()) {
+          LogWaits.until(b, (RuntimeAgent) b.agents().get(id).orElseThrow(), DueSessionsTest::served);
+        }
+        time.advance(Duration.ofSeconds(1));
+      }
+      assertThat(closed).isEqualTo(count);
+      assertThat(openedByA).isNotEmpty();
+      assertThat(openedByB).isNotEmpty();
+      ra.close();
+      rb.close();
+    }
+    for (int i = 0; i < count; i++) {
+      assertThat(dispatches(store.load(id(i)).orElseThrow().events())).as(id(i)).isEqualTo(1);
     }
   }
 
