@@ -24,7 +24,11 @@ import dev.horae.spi.session.SessionStore;
 import dev.horae.spi.time.IdSource;
 import dev.horae.spi.time.SystemTime;
 import dev.horae.spi.time.Timers;
+import dev.horae.store.DueIndex;
+import dev.horae.store.DueIndexed;
+import dev.horae.store.DueIndexer;
 import dev.horae.store.FileSessionStore;
+import dev.horae.store.SyncMode;
 import dev.horae.store.SessionLeaseKeeper;
 import dev.horae.store.SessionLeases;
 import dev.horae.store.LogSessions;
@@ -97,6 +101,7 @@ public final class HoraeRuntime implements Host, AutoCloseable {
   private final HostServices core;
   private final List<AutoCloseable> closing = new ArrayList<>();
   private final @Nullable SessionLeaseKeeper keeper;
+  private final @Nullable DueSessions dueSessions;
 
   private HoraeRuntime(Builder b) {
     if (b.leases != null) {
@@ -109,12 +114,18 @@ public final class HoraeRuntime implements Host, AutoCloseable {
       this.store = b.store;
       this.ownedStore = null;
     } else if (b.dataDir != null) {
-      FileSessionStore file = FileSessionStore.open(b.dataDir);
+      FileSessionStore file = b.dueIndexer != null
+          ? FileSessionStore.open(b.dataDir, SyncMode.ALWAYS, b.dueIndexer)
+          : FileSessionStore.open(b.dataDir);
       this.store = file;
       this.ownedStore = file;
     } else {
-      this.store = new MemorySessionStore();
+      this.store = b.dueIndexer != null ? new MemorySessionStore(b.dueIndexer) : new MemorySessionStore();
       this.ownedStore = null;
+    }
+    if (b.dueIndexer != null && (b.store != null || b.leases != null)) {
+      throw new IllegalStateException(
+          "dueIndexer indexes the store the runtime opens itself; open the given store with the indexer instead");
     }
     if (b.timers != null) {
       this.timers = b.timers;
@@ -145,6 +156,14 @@ public final class HoraeRuntime implements Host, AutoCloseable {
     if (keeper != null) {
       // registered after LogSessions.leased's own listener: the session is detached when this runs
       var unusedLost = keeper.onLost((lease, why) -> closeAgentsOf(lease.sessionId()));
+    }
+    if (b.dueSettings != null) {
+      DueIndex index = (store instanceof DueIndexed indexed ? indexed.dueIndex() : Optional.<DueIndex>empty())
+          .orElseThrow(() -> new IllegalStateException("dueSessions needs a store with a due index: give dueIndexer with "
+              + "dataDir (or neither), or open the store with an indexer"));
+      this.dueSessions = new DueSessions(this, index, b.dueSettings, timers, clock, drivers, warnings, keeper);
+    } else {
+      this.dueSessions = null;
     }
     var unused = core.agents().onStatus((agent, status) -> {
       if (status == AgentStatus.IDLE) {
@@ -251,6 +270,73 @@ public final class HoraeRuntime implements Host, AutoCloseable {
         ? sessions.resume(sessionId)
         : sessions.create(new CreateOptions(Optional.of(sessionId), Optional.empty(), zone)));
     return core.agents().create(session, Optional.empty(), core.agentScope(session.id()), Optional.ofNullable(defaultModel));
+  }
+
+  /**
+   * Closes a session in this runtime: disposes its agents (awaiting their disposal, at most ten
+   * seconds), flushes its log, takes it out of the sessions service (releasing its lease) and lets
+   * the file store close its files, so it holds nothing of the session until it is opened again. The
+   * due-sessions worker closes idle sessions this way; an application may too.
+   *
+   * @param sessionId the session
+   * @return whether the session was live here
+   */
+  public synchronized boolean closeSession(String sessionId) {
+    List<CompletableFuture<Void>> disposals = new ArrayList<>();
+    for (RuntimeAgent agent : core.agents().all()) {
+      if (agent.session().id().equals(sessionId)) {
+        disposals.add(core.agents().dispose(agent).toCompletableFuture());
+      }
+    }
+    try {
+      CompletableFuture.allOf(disposals.toArray(CompletableFuture[]::new)).get(DISPOSAL_BOUND.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (ExecutionException | TimeoutException e) {
+      warnings.warn("disposing the agents of " + sessionId + " did not finish cleanly before its last flush", Optional.of(e));
+    }
+    Optional<Session> session = sessions.get(sessionId);
+    if (session.isEmpty()) {
+      return false;
+    }
+    try {
+      var unused = sessions.flush(session.get()).toCompletableFuture().join();
+    } catch (RuntimeException e) {
+      warnings.warn("last flush of " + sessionId + " failed; its tail may not be durable", Optional.of(e));
+    }
+    sessions.detach(session.get());
+    if (store instanceof FileSessionStore file && keeper == null) {
+      // without leases nothing else releases the folder's lock and files
+      var unused = file.release(sessionId);
+    }
+    return true;
+  }
+
+  /**
+   * Starts the due-sessions worker configured with {@link Builder#dueSessions}: it first recomputes
+   * stale index entries from the logs, then passes over the index every poll interval, opening due
+   * sessions and closing idle ones. Call it once the plugins are installed, because the agents it
+   * opens get the plugins installed at that moment. Calling it again does nothing.
+   *
+   * @return the worker
+   * @throws IllegalStateException when the runtime was built without {@link Builder#dueSessions}
+   */
+  public DueSessions startDueSessions() {
+    DueSessions d = dueSessions;
+    if (d == null) {
+      throw new IllegalStateException("this runtime was built without dueSessions");
+    }
+    d.start();
+    return d;
+  }
+
+  /**
+   * The due-sessions worker, when the runtime was built with {@link Builder#dueSessions}.
+   *
+   * @return the worker, or empty
+   */
+  public Optional<DueSessions> dueSessions() {
+    return Optional.ofNullable(dueSessions);
   }
 
   /**
@@ -445,6 +531,10 @@ public final class HoraeRuntime implements Host, AutoCloseable {
    */
   @Override
   public void close() {
+    if (dueSessions != null) {
+      // no pass may open a session while the agents are being disposed
+      dueSessions.close();
+    }
     List<CompletableFuture<Void>> disposals = new ArrayList<>();
     for (RuntimeAgent agent : core.agents().all()) {
       disposals.add(core.agents().dispose(agent).toCompletableFuture());
@@ -582,6 +672,8 @@ public final class HoraeRuntime implements Host, AutoCloseable {
     private final OnceSettings settings = new OnceSettings("runtime");
     private @Nullable SessionLeases leases;
     private boolean dispatch = true;
+    private @Nullable DueIndexer dueIndexer;
+    private DueSessions.@Nullable Settings dueSettings;
 
     private Builder() {}
 
@@ -718,6 +810,36 @@ public final class HoraeRuntime implements Host, AutoCloseable {
     public Builder dispatchScheduledActions(boolean v) {
       settings.mark("dispatchScheduledActions");
       dispatch = v;
+      return this;
+    }
+
+    /**
+     * The indexer of the durable due index the runtime's own store keeps (the file store of {@link
+     * #dataDir}, or the in-memory store): for reminders, {@code ScheduleDueIndex::track} of {@code
+     * schedule-tools}. A store the application opens ({@link #store}, {@link #leases}) is given its
+     * indexer when it is opened instead ({@code docs/persistence.md}, "The due index").
+     *
+     * @param v the indexer
+     * @return this builder
+     */
+    public Builder dueIndexer(DueIndexer v) {
+      settings.mark("dueIndexer");
+      dueIndexer = Objects.requireNonNull(v, "dueIndexer");
+      return this;
+    }
+
+    /**
+     * Enables the due-sessions worker ({@link DueSessions}), started by {@link
+     * HoraeRuntime#startDueSessions()}: it opens sessions whose due time has come and closes them
+     * again when idle, at most {@link DueSessions.Settings#maxOpen()} open at once. The store must
+     * keep a due index.
+     *
+     * @param v the settings, e.g. {@code DueSessions.Settings.DEFAULTS.withMaxOpen(32)}
+     * @return this builder
+     */
+    public Builder dueSessions(DueSessions.Settings v) {
+      settings.mark("dueSessions");
+      dueSettings = Objects.requireNonNull(v, "dueSessions");
       return this;
     }
 

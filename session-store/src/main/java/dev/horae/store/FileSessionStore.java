@@ -21,6 +21,7 @@ import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The embedded default session store: one folder per session under a root directory, holding
@@ -46,7 +47,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * leases are {@link SessionLease.Exclusive}, held from acquisition until released, and only tell
  * owners within this process apart.
  */
-public final class FileSessionStore implements SessionStore, AutoCloseable {
+public final class FileSessionStore implements DueIndexed, AutoCloseable {
 
   private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(FileSessionStore.class);
 
@@ -58,9 +59,11 @@ public final class FileSessionStore implements SessionStore, AutoCloseable {
   private final Map<String, SessionLease.Exclusive> leased = new ConcurrentHashMap<>();
   private final Object opening = new Object();
   private volatile boolean closed;
+  private final @Nullable FileDueIndex dueIndex;
 
-  private FileSessionStore(Path root, Forcer forcer) {
+  private FileSessionStore(Path root, Forcer forcer, @Nullable DueIndexer indexer) {
     this.root = root;
+    this.dueIndex = indexer == null ? null : new FileDueIndex(this, indexer);
     // every fsync of the store goes through this one forcer, so the hooks see each of them once;
     // a store that forces nothing has nothing to report
     this.forcer = forcer == Forcer.NONE ? forcer : channel -> {
@@ -110,17 +113,47 @@ public final class FileSessionStore implements SessionStore, AutoCloseable {
    * @throws SessionStoreException when the directory cannot be created
    */
   public static FileSessionStore open(Path root, SyncMode sync) {
-    return open(root, sync == SyncMode.ALWAYS ? Forcer.DATA : Forcer.NONE);
+    return open(root, sync == SyncMode.ALWAYS ? Forcer.DATA : Forcer.NONE, null);
+  }
+
+  /**
+   * Opens (creating if needed) a store that keeps a {@link DueIndex}: after the fsync of every
+   * persist, and before the persist returns, the session's entry is written to {@code due.json} in
+   * its folder with the event file's length; the index is read from those files, and entries older
+   * than their log recomputed, when it is first used ({@code docs/persistence.md}, "The due index").
+   *
+   * @param root the directory holding one folder per session
+   * @param sync whether persists force written lines to the device
+   * @param indexer computes a session's due time from its log
+   * @return the store
+   * @throws SessionStoreException when the directory cannot be created
+   */
+  public static FileSessionStore open(Path root, SyncMode sync, DueIndexer indexer) {
+    return open(root, sync == SyncMode.ALWAYS ? Forcer.DATA : Forcer.NONE, java.util.Objects.requireNonNull(indexer, "indexer"));
   }
 
   /** Test seam: every fsync goes through {@code forcer}. */
   static FileSessionStore open(Path root, Forcer forcer) {
+    return open(root, forcer, null);
+  }
+
+  private static FileSessionStore open(Path root, Forcer forcer, @Nullable DueIndexer indexer) {
     try {
       Files.createDirectories(root);
     } catch (IOException e) {
       throw new SessionStoreException("cannot create store root " + root + ": " + e.getMessage(), e);
     }
-    return new FileSessionStore(root.toAbsolutePath().normalize(), forcer);
+    return new FileSessionStore(root.toAbsolutePath().normalize(), forcer, indexer);
+  }
+
+  /**
+   * The store's due index, when it was opened with a {@link DueIndexer}.
+   *
+   * @return the index, or empty
+   */
+  @Override
+  public Optional<DueIndex> dueIndex() {
+    return Optional.ofNullable(dueIndex);
   }
 
   /**
@@ -160,7 +193,8 @@ public final class FileSessionStore implements SessionStore, AutoCloseable {
 
   private CompletionStage<Void> write(SessionHeader header, List<SessionEvent> log) {
     try {
-      folder(header.id(), true).orElseThrow().persist(header, log);
+      FileDueIndex index = dueIndex;
+      folder(header.id(), true).orElseThrow().persist(header, log, index == null ? null : index::durable);
       return CompletableFuture.completedFuture(null);
     } catch (RuntimeException e) {
       return CompletableFuture.failedFuture(e);
@@ -266,6 +300,9 @@ public final class FileSessionStore implements SessionStore, AutoCloseable {
     synchronized (opening) {
       leased.remove(id);
       SessionFolder folder = open.remove(id);
+      if (dueIndex != null) {
+        dueIndex.released(id);
+      }
       if (folder == null) {
         return false;
       }
@@ -281,8 +318,11 @@ public final class FileSessionStore implements SessionStore, AutoCloseable {
   public void close() {
     synchronized (opening) {
       closed = true;
-      for (SessionFolder folder : open.values()) {
-        folder.close();
+      for (Map.Entry<String, SessionFolder> e : open.entrySet()) {
+        if (dueIndex != null) {
+          dueIndex.released(e.getKey());
+        }
+        e.getValue().close();
       }
       open.clear();
       leased.clear();

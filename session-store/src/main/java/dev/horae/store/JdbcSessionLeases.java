@@ -31,6 +31,11 @@ final class JdbcSessionLeases extends RecordedLeases {
     this.store = store;
   }
 
+  /** Whether these are leases on {@code other}. */
+  boolean on(JdbcSessionStore other) {
+    return store == other;
+  }
+
   @Override
   String storeName() {
     return "the JDBC session store (" + store.tables().leases() + ")";
@@ -80,7 +85,8 @@ final class JdbcSessionLeases extends RecordedLeases {
     }
   }
 
-  private void update(Connection c, String sessionId, LeaseRecord next) throws SQLException {
+  /** Writes a lease row the caller's transaction holds locked. */
+  void update(Connection c, String sessionId, LeaseRecord next) throws SQLException {
     try (PreparedStatement update = c.prepareStatement(store.tables().updateLease())) {
       Holder h = next.holder();
       if (h == null) {

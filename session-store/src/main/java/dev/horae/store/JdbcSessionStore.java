@@ -7,6 +7,7 @@ import dev.horae.spi.session.SessionEvent;
 import dev.horae.spi.session.SessionHeader;
 import dev.horae.spi.session.SessionStore;
 import dev.horae.spi.session.StoredSession;
+import dev.horae.store.internal.DueTrackers;
 import dev.horae.store.internal.LeaseRules;
 import dev.horae.store.internal.SessionTables;
 import java.sql.Connection;
@@ -45,7 +46,7 @@ import org.jspecify.annotations.Nullable;
  * nothing. The plain {@link #persist} stays available for hosts that do not lease, and refuses a
  * session on which a lease is recorded.
  */
-public final class JdbcSessionStore implements SessionStore {
+public final class JdbcSessionStore implements DueIndexed {
 
   /** The default table-name prefix. */
   public static final String DEFAULT_PREFIX = "horae_";
@@ -54,10 +55,12 @@ public final class JdbcSessionStore implements SessionStore {
 
   private final DataSource dataSource;
   private final SessionTables tables;
+  private final @Nullable DueTrackers trackers;
 
-  private JdbcSessionStore(DataSource dataSource, SessionTables tables) {
+  private JdbcSessionStore(DataSource dataSource, SessionTables tables, @Nullable DueIndexer indexer) {
     this.dataSource = dataSource;
     this.tables = tables;
+    this.trackers = indexer == null ? null : new DueTrackers(indexer, DueTrackers.DEFAULT_CAPACITY);
   }
 
   /**
@@ -79,7 +82,36 @@ public final class JdbcSessionStore implements SessionStore {
    * @throws IllegalArgumentException when the prefix is not a lowercase SQL identifier
    */
   public static JdbcSessionStore create(DataSource dataSource, String tablePrefix) {
-    return new JdbcSessionStore(dataSource, new SessionTables(tablePrefix));
+    return new JdbcSessionStore(dataSource, new SessionTables(tablePrefix), null);
+  }
+
+  /**
+   * A store on tables {@code <prefix>session}, {@code <prefix>event}, {@code <prefix>lease} and
+   * {@code <prefix>due} that keeps a {@link DueIndex}: every persist that adds events writes the
+   * session's entry in {@code <prefix>due} in the same transaction ({@code docs/persistence.md}, "The
+   * due index"). Every node writing the database should index with the same indexer; entries a
+   * node without one left behind are found stale and recomputed by {@link DueIndex#rebuild}.
+   *
+   * @param dataSource connections to PostgreSQL
+   * @param tablePrefix lowercase identifier prefix, e.g. {@code horae_}
+   * @param indexer computes a session's due time from its log
+   * @return the store
+   * @throws IllegalArgumentException when the prefix is not a lowercase SQL identifier
+   */
+  public static JdbcSessionStore create(DataSource dataSource, String tablePrefix, DueIndexer indexer) {
+    return new JdbcSessionStore(dataSource, new SessionTables(tablePrefix), java.util.Objects.requireNonNull(indexer, "indexer"));
+  }
+
+  /**
+   * The store's due index, when it was created with a {@link DueIndexer}. Claims ({@link
+   * DueIndex#claim}) with this store's leases take due rows with {@code FOR UPDATE SKIP LOCKED}.
+   *
+   * @return the index, or empty
+   */
+  @Override
+  public Optional<DueIndex> dueIndex() {
+    DueTrackers t = trackers;
+    return t == null ? Optional.empty() : Optional.of(new JdbcDueIndex(this, t));
   }
 
   /**
@@ -191,22 +223,51 @@ public final class JdbcSessionStore implements SessionStore {
                 + header.seedLength() + " (a fork's log must include its seed)");
       }
       Json.checkReadable(header.toJson(), 0);
+      List<DueTrackers.Advance> indexed = new ArrayList<>(1);
       // read committed: FOR UPDATE then waits for a concurrent persist and reads its result
       inTransaction(header.id(), Connection.TRANSACTION_READ_COMMITTED, c -> {
+        indexed.clear();
         Optional<SessionLeaseException> refused =
             Leases.refusal(header.id(), readLease(c, header.id(), tables.shareLease()), lease);
         if (refused.isPresent()) {
           throw refused.get();
         }
-        persistIn(c, header, log);
+        if (persistIn(c, header, log)) {
+          DueTrackers t = trackers;
+          if (t != null) {
+            DueTrackers.Advance a = t.advance(header, log);
+            writeDue(c, header.id(), a.length(), a.due());
+            indexed.add(a);
+          }
+        }
       });
+      // only a committed persist's tracker serves the next one (DueTrackers)
+      DueTrackers t = trackers;
+      if (t != null) {
+        indexed.forEach(t::commit);
+      }
       return CompletableFuture.completedFuture(null);
     } catch (RuntimeException e) {
       return CompletableFuture.failedFuture(e);
     }
   }
 
-  private void persistIn(Connection c, SessionHeader header, List<SessionEvent> log) throws SQLException {
+  /** Writes a session's due entry; the caller's transaction holds the session row. */
+  void writeDue(Connection c, String id, long length, java.util.OptionalLong due) throws SQLException {
+    try (PreparedStatement upsert = c.prepareStatement(tables.upsertDue())) {
+      upsert.setString(1, id);
+      upsert.setLong(2, length);
+      if (due.isPresent()) {
+        upsert.setLong(3, due.getAsLong());
+      } else {
+        upsert.setNull(3, java.sql.Types.BIGINT);
+      }
+      upsert.executeUpdate();
+    }
+  }
+
+  /** Inserts the events beyond the committed length; whether it inserted any. */
+  private boolean persistIn(Connection c, SessionHeader header, List<SessionEvent> log) throws SQLException {
     String id = header.id();
     try (PreparedStatement insert = c.prepareStatement(tables.insertSession())) {
       insert.setString(1, id);
@@ -230,7 +291,7 @@ public final class JdbcSessionStore implements SessionStore {
     }
     if (log.size() < length) {
       // a stale snapshot: a prefix of what is committed
-      return;
+      return false;
     }
     for (int i = (int) length; i < log.size(); i++) {
       if (log.get(i).seq() != i) {
@@ -266,6 +327,7 @@ public final class JdbcSessionStore implements SessionStore {
       update.setString(2, id);
       update.executeUpdate();
     }
+    return log.size() > length;
   }
 
   /**
@@ -314,6 +376,10 @@ public final class JdbcSessionStore implements SessionStore {
     return tables;
   }
 
+  DataSource dataSource() {
+    return dataSource;
+  }
+
   private void checkContinues(Connection c, String id, SessionEvent mine) throws SQLException {
     try (PreparedStatement read = c.prepareStatement(tables.readEvent())) {
       read.setString(1, id);
@@ -351,7 +417,12 @@ public final class JdbcSessionStore implements SessionStore {
     return result.get(0);
   }
 
-  private Optional<StoredSession> loadIn(Connection c, String id) throws SQLException {
+  /**
+   * Reads a session in the caller's transaction.
+   *
+   * @return the session, or empty when it has no row
+   */
+  Optional<StoredSession> loadIn(Connection c, String id) throws SQLException {
     SessionHeader header;
     long length;
     try (PreparedStatement read = c.prepareStatement(tables.readSession())) {

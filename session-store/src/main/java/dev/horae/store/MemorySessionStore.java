@@ -4,6 +4,8 @@ import dev.horae.spi.session.SessionEvent;
 import dev.horae.spi.session.SessionHeader;
 import dev.horae.spi.session.SessionStore;
 import dev.horae.spi.session.StoredSession;
+import dev.horae.store.internal.DueTable;
+import dev.horae.store.internal.DueTrackers;
 import dev.horae.store.internal.LeaseRules;
 import java.time.Duration;
 import java.time.InstantSource;
@@ -27,7 +29,7 @@ import org.jspecify.annotations.Nullable;
  * database; {@link #leases} gives each of them fenced session leases with the rules of the JDBC
  * store.
  */
-public final class MemorySessionStore implements SessionStore {
+public final class MemorySessionStore implements DueIndexed {
 
   private static final String NAME = "the in-memory session store";
 
@@ -35,8 +37,46 @@ public final class MemorySessionStore implements SessionStore {
   private final Map<String, StoredSession> stored = new HashMap<>();
   private final Map<String, LeaseRules.LeaseRecord> leaseRecords = new HashMap<>();
 
-  /** Creates an empty store. */
-  public MemorySessionStore() {}
+  private final @Nullable DueTrackers trackers;
+  /** Changed under {@link #stored}, so an entry moves in the same step as the log it describes. */
+  private final DueTable due = new DueTable();
+
+  /** Creates an empty store without a due index. */
+  public MemorySessionStore() {
+    this.trackers = null;
+  }
+
+  /**
+   * Creates an empty store that keeps a {@link DueIndex}: every persist that adds events feeds
+   * them to the session's tracker and moves its entry under the same lock as the copy it keeps.
+   *
+   * @param indexer computes a session's due time from its log
+   */
+  public MemorySessionStore(DueIndexer indexer) {
+    this.trackers = new DueTrackers(indexer, DueTrackers.DEFAULT_CAPACITY);
+  }
+
+  @Override
+  public Optional<DueIndex> dueIndex() {
+    return trackers == null ? Optional.empty() : Optional.of(new Index());
+  }
+
+  /** Moves the session's entry to {@code kept}, which the store now holds. Caller holds {@link #stored}. */
+  private void index(StoredSession kept, boolean wholesale) {
+    DueTrackers t = trackers;
+    if (t == null) {
+      return;
+    }
+    String id = kept.header().id();
+    DueTable.Row row = due.row(id);
+    if (wholesale) {
+      due.replace(id, kept.events().size(), t.compute(kept.header(), kept.events()));
+    } else if (row == null || row.length() != kept.events().size()) {
+      DueTrackers.Advance a = t.advance(kept.header(), kept.events());
+      t.commit(a);
+      var unused = due.update(id, a.length(), a.due());
+    }
+  }
 
   /**
    * Keeps a deep copy of the header and log. A copy shorter than the one already kept is ignored,
@@ -64,7 +104,9 @@ public final class MemorySessionStore implements SessionStore {
         for (int i = previous.events().size(); i < log.size(); i++) {
           grown.add(Events.copy(log.get(i)));
         }
-        stored.put(header.id(), new StoredSession(header, List.copyOf(grown)));
+        StoredSession kept = new StoredSession(header, List.copyOf(grown));
+        stored.put(header.id(), kept);
+        index(kept, false);
         return CompletableFuture.completedFuture(null);
       }
     }
@@ -97,19 +139,22 @@ public final class MemorySessionStore implements SessionStore {
       StoredSession previous = stored.get(copy.header().id());
       if (previous == null || previous.events().size() <= copy.events().size()) {
         stored.put(copy.header().id(), copy);
+        index(copy, false);
       }
     }
   }
 
   /**
    * Replaces what the store holds for a session, unconditionally: seeds a store with a prepared
-   * log. It does not consult leases.
+   * log. It does not consult leases; a due index recomputes the session's entry from the whole log.
    *
    * @param session the session to hold (copied)
    */
   public void put(StoredSession session) {
     synchronized (stored) {
-      stored.put(session.header().id(), Events.copy(session));
+      StoredSession copy = Events.copy(session);
+      stored.put(session.header().id(), copy);
+      index(copy, true);
     }
   }
 
@@ -150,6 +195,46 @@ public final class MemorySessionStore implements SessionStore {
    */
   public static List<SessionEvent> copyOf(List<SessionEvent> log) {
     return Events.copyAll(log);
+  }
+
+  /** The due index over {@link #due}; reads take the store's lock, so they see whole persists. */
+  private final class Index implements DueIndex {
+
+    @Override
+    public List<DueEntry> dueBy(long nowMs, int limit) {
+      synchronized (stored) {
+        return due.dueBy(nowMs, limit);
+      }
+    }
+
+    @Override
+    public java.util.OptionalLong dueAt(String sessionId) {
+      synchronized (stored) {
+        return due.dueAt(sessionId);
+      }
+    }
+
+    @Override
+    public java.util.OptionalLong earliest() {
+      synchronized (stored) {
+        return due.earliest();
+      }
+    }
+
+    @Override
+    public int rebuild() {
+      int rebuilt = 0;
+      synchronized (stored) {
+        for (StoredSession session : stored.values()) {
+          DueTable.Row row = due.row(session.header().id());
+          if (row == null || row.length() != session.events().size()) {
+            index(session, true);
+            rebuilt++;
+          }
+        }
+      }
+      return rebuilt;
+    }
   }
 
   /** One owner's leases; every operation runs under the store's lock, so it is one transaction. */

@@ -36,6 +36,16 @@ abstract class RecordedLeases implements SessionLeases {
     this.clock = Objects.requireNonNull(clock, "clock");
   }
 
+  /** The time on this view's clock, as every lease decision of it reads it. */
+  final long nowMs() {
+    return clock.millis();
+  }
+
+  /** The lease duration in milliseconds. */
+  final long durationMs() {
+    return durationMs;
+  }
+
   /** The store's name, for error texts. */
   abstract String storeName();
 

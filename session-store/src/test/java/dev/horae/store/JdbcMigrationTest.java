@@ -84,10 +84,14 @@ class JdbcMigrationTest {
     JdbcSessionStore store = store();
     store.migrate();
     store.migrate();
-    assertThat(history()).containsExactly("1 sessions and events " + checksum(1), "2 session leases " + checksum(2));
+    assertThat(history()).containsExactly("1 sessions and events " + checksum(1), "2 session leases " + checksum(2),
+        "3 due index " + checksum(3));
     assertThat(checksum(1)).matches("[0-9a-f]{64}").isNotEqualTo(checksum(2));
+    assertThat(checksum(3)).matches("[0-9a-f]{64}").isNotEqualTo(checksum(2));
     assertThat(new dev.horae.store.internal.SessionTables(prefix).migrations())
-        .extracting(dev.horae.store.internal.SessionTables.Migration::checksum).containsExactly(checksum(1), checksum(2));
+        .extracting(dev.horae.store.internal.SessionTables.Migration::checksum)
+        .containsExactly(checksum(1), checksum(2), checksum(3));
+    assertThat(exists(prefix + "due")).isTrue();
     store.persist(header("s"), log(3)).toCompletableFuture().join();
     assertThat(store.load("s").orElseThrow().events()).isEqualTo(log(3));
   }
@@ -102,7 +106,7 @@ class JdbcMigrationTest {
     assertThat(exists(prefix + "schema_version")).isFalse();
 
     store.migrate();
-    assertThat(history()).hasSize(2);
+    assertThat(history()).hasSize(3);
     assertThat(store().load("s").orElseThrow().events()).isEqualTo(log(2));
   }
 
@@ -119,19 +123,19 @@ class JdbcMigrationTest {
         .hasMessage("schema migration 1 (sessions and events) in " + prefix + "schema_version was applied with checksum abc,"
             + " but this library's is " + checksum(1) + ": the tables are not the ones this library creates; nothing was changed");
     assertThat(exists(prefix + "lease")).isFalse();
-    assertThat(history()).containsExactly("1 sessions and events abc");
+    assertThat(history()).containsExactly("1 sessions and events abc", "3 due index " + checksum(3));
   }
 
   @Test
   void aNewerSchemaIsLeftAlone() throws Exception {
     store().migrate();
-    sql("INSERT INTO " + prefix + "schema_version (version, description, checksum) VALUES (3, 'from the future', 'f')");
+    sql("INSERT INTO " + prefix + "schema_version (version, description, checksum) VALUES (4, 'from the future', 'f')");
     sql("DELETE FROM " + prefix + "schema_version WHERE version = 2");
 
     assertThatThrownBy(() -> store().migrate()).isInstanceOf(SessionStoreException.class)
-        .hasMessage(prefix + "schema_version records schema version 3, newer than this library's 2;"
+        .hasMessage(prefix + "schema_version records schema version 4, newer than this library's 3;"
             + " a newer Horae migrated this database, so this one leaves it alone");
-    assertThat(history()).extracting(r -> r.substring(0, 1)).containsExactly("1", "3");
+    assertThat(history()).extracting(r -> r.substring(0, 1)).containsExactly("1", "3", "4");
   }
 
   @Test
@@ -152,6 +156,6 @@ class JdbcMigrationTest {
     } finally {
       pool.shutdownNow();
     }
-    assertThat(history()).hasSize(2);
+    assertThat(history()).hasSize(3);
   }
 }

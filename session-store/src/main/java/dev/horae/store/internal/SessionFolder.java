@@ -247,6 +247,36 @@ public final class SessionFolder implements AutoCloseable {
    * @throws SessionStoreException when writing or forcing fails, or the folder is closed
    */
   public void persist(SessionHeader newHeader, List<SessionEvent> log) {
+    persist(newHeader, log, null);
+  }
+
+  /**
+   * Told, under the folder's lock, that a log is durable and is the whole of what the event file
+   * holds: the moment a derived file (the due index entry) can be written for exactly that log.
+   */
+  @FunctionalInterface
+  public interface AfterDurable {
+
+    /**
+     * The log is durable and the event file holds exactly it.
+     *
+     * @param header the session's header
+     * @param log the whole log
+     * @param bytes the event file's length in bytes after that log
+     */
+    void durable(SessionHeader header, List<SessionEvent> log, long bytes);
+  }
+
+  /**
+   * {@link #persist(SessionHeader, List)}, then {@code after} under the folder's lock when the
+   * event file holds exactly this log (not when a later persist already wrote more: that one
+   * reports its own longer log).
+   *
+   * @param newHeader the session's header
+   * @param log the whole raw log
+   * @param after told once the log is durable, or null
+   */
+  public void persist(SessionHeader newHeader, List<SessionEvent> log, @Nullable AfterDurable after) {
     boolean wasInterrupted = Thread.interrupted();
     mutex.lock();
     try {
@@ -254,6 +284,7 @@ public final class SessionFolder implements AutoCloseable {
       if (header.isEmpty()) {
         checkContiguous(log, 0);
         create(newHeader, log);
+        tell(after, newHeader, log);
         return;
       }
       // the stored prefix was checked when it was written; only the new part can break the seqs
@@ -263,10 +294,59 @@ public final class SessionFolder implements AutoCloseable {
         writeLine(log.subList((int) written, log.size()));
       }
       awaitDurable(log.size());
+      tell(after, newHeader, log);
     } finally {
       mutex.unlock();
       restoreInterrupt(wasInterrupted);
     }
+  }
+
+  /** Caller holds the mutex. */
+  private void tell(@Nullable AfterDurable after, SessionHeader h, List<SessionEvent> log) {
+    if (after != null && log.size() == written && commit.durable() >= written) {
+      after.durable(h, log, end);
+    }
+  }
+
+  /**
+   * Calls {@code after} with the whole durable log, under the folder's lock, unless a persist is
+   * still in flight (it reports its own log when it completes). For recomputing a derived file.
+   *
+   * @param after told the durable log
+   * @return whether it was told (false for a folder without a committed header, or a persist in flight)
+   * @throws SessionStoreException when the event file cannot be read or the folder is closed
+   */
+  public boolean reportDurable(AfterDurable after) {
+    boolean wasInterrupted = Thread.interrupted();
+    mutex.lock();
+    try {
+      ensureOpen();
+      if (header.isEmpty() || commit.durable() < written) {
+        return false;
+      }
+      List<SessionEvent> events = openedEvents;
+      if (events == null) {
+        try {
+          events = LogScanner.scan(eventsFile).events();
+        } catch (IOException e) {
+          throw new SessionStoreException("cannot read " + eventsFile + ": " + e.getMessage(), e);
+        }
+      }
+      after.durable(header.get(), events, end);
+      return true;
+    } finally {
+      mutex.unlock();
+      restoreInterrupt(wasInterrupted);
+    }
+  }
+
+  /**
+   * The folder's directory.
+   *
+   * @return the path
+   */
+  public Path dir() {
+    return dir;
   }
 
   /**

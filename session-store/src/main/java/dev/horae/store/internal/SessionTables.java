@@ -63,6 +63,16 @@ public record SessionTables(String prefix) {
   }
 
   /**
+   * The due index's table: one row per indexed session, with the log length its due time was
+   * computed at.
+   *
+   * @return the name
+   */
+  public String due() {
+    return prefix + "due";
+  }
+
+  /**
    * The table that records which schema migrations were applied.
    *
    * @return the name
@@ -92,7 +102,8 @@ public record SessionTables(String prefix) {
   public List<Migration> migrations() {
     return List.of(
         migration(1, "sessions and events", SessionTables::v1),
-        migration(2, "session leases", SessionTables::v2));
+        migration(2, "session leases", SessionTables::v2),
+        migration(3, "due index", SessionTables::v3));
   }
 
   private Migration migration(int version, String description, java.util.function.Function<SessionTables, List<String>> step) {
@@ -122,6 +133,15 @@ public record SessionTables(String prefix) {
             + "acquired_at_ms bigint, "
             + "expires_at_ms bigint, "
             + "CHECK ((owner IS NULL) = (expires_at_ms IS NULL) AND (owner IS NULL) = (acquired_at_ms IS NULL)))");
+  }
+
+  private static List<String> v3(SessionTables t) {
+    return List.of(
+        "CREATE TABLE IF NOT EXISTS " + t.due() + " ("
+            + "session_id text PRIMARY KEY REFERENCES " + t.sessions() + " (session_id), "
+            + "length bigint NOT NULL CHECK (length >= 0), "
+            + "due_at_ms bigint)",
+        "CREATE INDEX IF NOT EXISTS " + t.due() + "_at ON " + t.due() + " (due_at_ms, session_id) WHERE due_at_ms IS NOT NULL");
   }
 
   private static String checksum(List<String> statements) {
@@ -279,5 +299,80 @@ public record SessionTables(String prefix) {
    */
   public String listSessions() {
     return "SELECT session_id FROM " + sessions();
+  }
+
+  /**
+   * Writes a session's due entry inside a persist's transaction, unless one computed at a longer
+   * log is there.
+   *
+   * @return SQL with parameters id, length, due_at_ms (nullable)
+   */
+  public String upsertDue() {
+    return "INSERT INTO " + due() + " AS d (session_id, length, due_at_ms) VALUES (?, ?, ?) "
+        + "ON CONFLICT (session_id) DO UPDATE SET length = EXCLUDED.length, due_at_ms = EXCLUDED.due_at_ms "
+        + "WHERE d.length <= EXCLUDED.length";
+  }
+
+  /**
+   * Reads one session's due time.
+   *
+   * @return SQL with parameter id; column due_at_ms
+   */
+  public String readDue() {
+    return "SELECT due_at_ms FROM " + due() + " WHERE session_id = ?";
+  }
+
+  /**
+   * The due sessions, earliest first.
+   *
+   * @return SQL with parameters now, limit; columns session_id, due_at_ms
+   */
+  public String dueBy() {
+    return "SELECT session_id, due_at_ms FROM " + due() + " WHERE due_at_ms IS NOT NULL AND due_at_ms <= ? "
+        + "ORDER BY due_at_ms, session_id LIMIT ?";
+  }
+
+  /**
+   * The earliest due time.
+   *
+   * @return SQL without parameters; one column, null when nothing is due
+   */
+  public String earliestDue() {
+    return "SELECT min(due_at_ms) FROM " + due();
+  }
+
+  /**
+   * The sessions whose due entry is missing or was computed at another length than the log's.
+   *
+   * @return SQL without parameters; column session_id
+   */
+  public String staleDue() {
+    return "SELECT s.session_id FROM " + sessions() + " s LEFT JOIN " + due() + " d ON d.session_id = s.session_id "
+        + "WHERE d.session_id IS NULL OR d.length <> s.length ORDER BY s.session_id";
+  }
+
+  /**
+   * Claims due sessions: locks the due rows of sessions no live lease holds, passing over rows
+   * another claimer has locked, so concurrent claimers take disjoint sessions.
+   *
+   * @return SQL with parameters now (due), skipped ids (text array), now (lease), limit; columns
+   *     session_id, due_at_ms
+   */
+  public String claimDue() {
+    return "SELECT d.session_id, d.due_at_ms FROM " + due() + " d WHERE d.due_at_ms IS NOT NULL AND d.due_at_ms <= ? "
+        + "AND NOT (d.session_id = ANY (?)) "
+        + "AND NOT EXISTS (SELECT 1 FROM " + leases() + " l WHERE l.session_id = d.session_id "
+        + "AND l.owner IS NOT NULL AND l.expires_at_ms >= ?) "
+        + "ORDER BY d.due_at_ms, d.session_id LIMIT ? FOR UPDATE OF d SKIP LOCKED";
+  }
+
+  /**
+   * Locks a lease row for a claim, or passes over it when another transaction holds it (a
+   * persist, an acquisition), so a claim never waits while it holds due rows.
+   *
+   * @return SQL with parameter id; columns as {@link #lockLease}
+   */
+  public String lockLeaseOrSkip() {
+    return "SELECT owner, epoch, acquired_at_ms, expires_at_ms FROM " + leases() + " WHERE session_id = ? FOR UPDATE SKIP LOCKED";
   }
 }

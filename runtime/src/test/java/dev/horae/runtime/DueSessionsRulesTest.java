@@ -1,0 +1,186 @@
+package dev.horae.runtime;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.horae.spi.session.Json;
+import dev.horae.spi.session.SessionEvent;
+import dev.horae.spi.session.SessionHeader;
+import dev.horae.spi.time.Cancellable;
+import dev.horae.spi.time.Timers;
+import dev.horae.store.DueIndexer;
+import dev.horae.store.MemorySessionStore;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The due-sessions worker's own rules, without any plugin (so nothing ever dispatches): a session
+ * the application holds is left alone, an overdue session is retried after {@code retryAfter}, and
+ * the builder refuses a worker without an index. Its full run with Schedule's owner is {@code
+ * schedule-tools}' {@code DueSessionsTest}.
+ */
+class DueSessionsRulesTest {
+
+  private static final Instant START = Instant.parse("2026-12-01T09:00:00Z");
+
+  /** A session is due at the {@code at} of its last {@code test/due} event, or never when it is null. */
+  private static final DueIndexer INDEXER = header -> {
+    OptionalLong[] due = {OptionalLong.empty()};
+    return events -> {
+      for (SessionEvent e : events) {
+        if (e.type().equals("test/due")) {
+          due[0] = e.data().get("at").isNull() ? OptionalLong.empty() : OptionalLong.of(e.data().get("at").asLong());
+        }
+      }
+      return due[0];
+    };
+  };
+
+  /** A manual wall clock and monotonic timers that run due tasks on the advancing thread. */
+  private static final class Manual implements InstantSource, Timers {
+    private long nowMs = START.toEpochMilli();
+    private final List<long[]> dues = new ArrayList<>();
+    private final List<Runnable> tasks = new ArrayList<>();
+
+    @Override
+    public synchronized Instant instant() {
+      return Instant.ofEpochMilli(nowMs);
+    }
+
+    @Override
+    public synchronized Cancellable schedule(Duration delay, Runnable task) {
+      long[] due = {nowMs + Math.max(0, delay.toMillis())};
+      dues.add(due);
+      tasks.add(task);
+      return () -> {
+        synchronized (this) {
+          int i = dues.indexOf(due);
+          if (i >= 0) {
+            dues.remove(i);
+            tasks.remove(i);
+          }
+        }
+      };
+    }
+
+    void advance(Duration by) {
+      List<Runnable> run = new ArrayList<>();
+      synchronized (this) {
+        nowMs += by.toMillis();
+        Iterator<long[]> d = dues.iterator();
+        Iterator<Runnable> t = tasks.iterator();
+        while (d.hasNext()) {
+          long[] due = d.next();
+          Runnable task = t.next();
+          if (due[0] <= nowMs) {
+            d.remove();
+            t.remove();
+            run.add(task);
+          }
+        }
+      }
+      run.forEach(Runnable::run);
+    }
+  }
+
+  private static void seed(HoraeRuntime horae, String id, long dueAt) {
+    ObjectNode data = Json.mapper().createObjectNode();
+    data.put("at", dueAt);
+    horae.store().persist(SessionHeader.root(id, START.toEpochMilli(), Optional.empty()),
+        List.of(SessionEvent.of(0, "test/due", START.toEpochMilli(), data))).toCompletableFuture().join();
+  }
+
+  private static HoraeRuntime runtime(Manual time, DueSessions.Settings settings) {
+    return HoraeRuntime.builder().dueIndexer(INDEXER).dueSessions(settings).clock(time).timers(time).build();
+  }
+
+  private static DueSessions.Pass next(Manual time, BlockingQueue<DueSessions.Pass> passes, Duration by) throws InterruptedException {
+    time.advance(by);
+    DueSessions.Pass pass = passes.poll(30, TimeUnit.SECONDS);
+    assertThat(pass).as("a pass").isNotNull();
+    return pass;
+  }
+
+  @Test
+  void anOverdueSessionNobodyDispatchesIsClosedAfterRetryAfterAndOpenedAgain() throws Exception {
+    Manual time = new Manual();
+    DueSessions.Settings settings = DueSessions.Settings.DEFAULTS.withRetryAfter(Duration.ofSeconds(5));
+    try (HoraeRuntime horae = runtime(time, settings)) {
+      seed(horae, "stuck", START.toEpochMilli());
+      BlockingQueue<DueSessions.Pass> passes = new LinkedBlockingQueue<>();
+      var unused = horae.startDueSessions().onPass(passes::add);
+
+      assertThat(next(time, passes, Duration.ZERO).opened()).containsExactly("stuck");
+      for (int s = 1; s < 5; s++) {
+        DueSessions.Pass kept = next(time, passes, Duration.ofSeconds(1));
+        assertThat(kept.closed()).as("second %d", s).isEmpty();
+        assertThat(kept.open()).isEqualTo(1);
+      }
+      DueSessions.Pass retried = next(time, passes, Duration.ofSeconds(1));
+      assertThat(retried.closed()).containsExactly("stuck");
+      // closed and, still due, opened again in the same pass: its new owner would preflight afresh
+      assertThat(retried.opened()).containsExactly("stuck");
+    }
+  }
+
+  @Test
+  void aSessionTheApplicationHoldsIsNeitherOpenedAgainNorClosed() throws Exception {
+    Manual time = new Manual();
+    try (HoraeRuntime horae = runtime(time, DueSessions.Settings.DEFAULTS.withKeepOpenWithin(Duration.ZERO))) {
+      seed(horae, "mine", START.toEpochMilli());
+      seed(horae, "later", START.plusSeconds(3).toEpochMilli());
+      var unusedAgent = horae.openAgent("mine");
+      BlockingQueue<DueSessions.Pass> passes = new LinkedBlockingQueue<>();
+      DueSessions worker = horae.startDueSessions();
+      var unused = worker.onPass(passes::add);
+
+      DueSessions.Pass first = next(time, passes, Duration.ZERO);
+      assertThat(first.opened()).isEmpty();
+      assertThat(next(time, passes, Duration.ofSeconds(1)).opened()).isEmpty();
+      assertThat(next(time, passes, Duration.ofSeconds(1)).opened()).isEmpty();
+      DueSessions.Pass due = next(time, passes, Duration.ofSeconds(1));
+      assertThat(due.opened()).containsExactly("later");
+      assertThat(worker.opened()).containsExactly("later");
+      for (int s = 0; s < 3; s++) {
+        assertThat(next(time, passes, Duration.ofMinutes(1)).closed()).doesNotContain("mine");
+      }
+      assertThat(horae.agents().get("mine")).isPresent();
+    }
+  }
+
+  @Test
+  void theBuilderRefusesAWorkerWithoutAnIndexAndAnIndexerForAStoreItDidNotOpen() {
+    assertThatThrownBy(() -> HoraeRuntime.builder().dueSessions(DueSessions.Settings.DEFAULTS).build())
+        .isInstanceOf(IllegalStateException.class).hasMessageStartingWith("dueSessions needs a store with a due index");
+    assertThatThrownBy(() -> HoraeRuntime.builder().store(new MemorySessionStore()).dueIndexer(INDEXER).build())
+        .isInstanceOf(IllegalStateException.class).hasMessageStartingWith("dueIndexer indexes the store the runtime opens itself");
+    try (HoraeRuntime plain = HoraeRuntime.builder().build()) {
+      assertThat(plain.dueSessions()).isEmpty();
+      assertThatThrownBy(plain::startDueSessions).isInstanceOf(IllegalStateException.class)
+          .hasMessage("this runtime was built without dueSessions");
+    }
+  }
+
+  @Test
+  void settingsOutOfRangeAreRefused() {
+    assertThatThrownBy(() -> DueSessions.Settings.DEFAULTS.withMaxOpen(0)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("dueSessions maxOpen must be at least 1, got 0");
+    assertThatThrownBy(() -> DueSessions.Settings.DEFAULTS.withPoll(Duration.ZERO)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("dueSessions poll must be at least 1 ms, got PT0S");
+    assertThatThrownBy(() -> DueSessions.Settings.DEFAULTS.withKeepOpenWithin(Duration.ofSeconds(-1)))
+        .isInstanceOf(IllegalArgumentException.class).hasMessage("dueSessions keepOpenWithin must not be negative, got PT-1S");
+    assertThatThrownBy(() -> DueSessions.Settings.DEFAULTS.withRetryAfter(Duration.ZERO))
+        .isInstanceOf(IllegalArgumentException.class).hasMessage("dueSessions retryAfter must be at least 1 ms, got PT0S");
+  }
+}
