@@ -32,7 +32,7 @@ import java.util.function.BiFunction;
  * per step) before answering; any other input makes it call {@code echo} once. Tools can be held
  * to model an attempt that is still running (or whose process died mid-call).
  */
-final class DispatchRig {
+final class DispatchRig implements AutoCloseable {
 
   /** Which backend a rig runs on. */
   enum Kind {
@@ -54,7 +54,7 @@ final class DispatchRig {
   final Deque<Runnable> work = new ArrayDeque<>();
   volatile BiFunction<ToolCall, ToolContext, CompletionStage<ToolOutput>> tool = this::echo;
   final AgentRuntime runtime;
-  private final Optional<FileSessionStore> files;
+  private Optional<FileSessionStore> files;
 
   private DispatchRig(Kind kind, LogHost host, Optional<FileSessionStore> files) {
     this.kind = kind;
@@ -101,11 +101,18 @@ final class DispatchRig {
     host.sessions().detachAll();
     old.close();
     FileSessionStore reopened = FileSessionStore.open(old.root());
+    files = Optional.of(reopened);
     host = host.restartOver(reopened);
     List<Session> resumed = host.sessions().resumeAll();
     SessionDispatchQueue q = SessionDispatchQueue.over(host.sessions()::get, host.sessions()::flush);
     resumed.forEach(q::track);
     queue = q;
+  }
+
+  /** Closes the file store, releasing its lock; the in-memory rig holds nothing. */
+  @Override
+  public void close() {
+    files.ifPresent(FileSessionStore::close);
   }
 
   CommitStore store() {
