@@ -1,5 +1,6 @@
 package dev.horae.gate.runtime;
 
+import dev.horae.gate.AwaitReason;
 import dev.horae.gate.ResumeCommand;
 import java.util.Collection;
 import java.util.List;
@@ -131,6 +132,19 @@ public interface DispatchQueue {
    * @return the commands
    */
   List<PendingResume> resumes(String runId);
+
+  /**
+   * The outbox rule of §12.5.1, the one every backend applies inside its commit step: a commit
+   * whose disposition is awaiting with a scheduled-action ticket makes the Run's record pending
+   * (creating it when absent; a running record is left to its worker).
+   *
+   * @param commit the commit about to land
+   * @return whether it wakes dispatch
+   */
+  static boolean wakesOnCommit(ThreadCommit commit) {
+    return commit.run() instanceof RunDisposition.Awaiting a
+        && a.ticket().reason() == AwaitReason.SCHEDULED_ACTION;
+  }
 
   /**
    * The commit store this queue's outbox and fence are wired into; the runtime must commit

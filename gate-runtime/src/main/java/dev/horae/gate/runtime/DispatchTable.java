@@ -3,7 +3,6 @@ package dev.horae.gate.runtime;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.horae.gate.AwaitReason;
 import dev.horae.gate.GateJson;
 import dev.horae.gate.ResumeCommand;
 import java.util.ArrayList;
@@ -75,14 +74,8 @@ final class DispatchTable {
 
   // ---------------------------------------------------------------- plans (no change)
 
-  /** The outbox rule (§12.5.1): an awaiting scheduled-action commit makes the record pending. */
-  static boolean wakesDispatch(ThreadCommit commit) {
-    return commit.run() instanceof RunDisposition.Awaiting a
-        && a.ticket().reason() == AwaitReason.SCHEDULED_ACTION;
-  }
-
   List<ObjectNode> planOutbox(ThreadCommit commit) {
-    if (!wakesDispatch(commit)) {
+    if (!DispatchQueue.wakesOnCommit(commit)) {
       return List.of();
     }
     @Nullable Rec r = records.get(commit.run().runId());
