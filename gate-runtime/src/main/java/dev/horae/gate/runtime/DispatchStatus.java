@@ -7,14 +7,5 @@ public enum DispatchStatus {
   /** Claimed by an owner under a lease. */
   RUNNING,
   /** Settled while the Run awaits an answer; a resume command or the outbox makes it pending. */
-  AWAITING;
-
-  /**
-   * The wire name.
-   *
-   * @return {@code pending}, {@code running} or {@code awaiting}
-   */
-  public String wireName() {
-    return name().toLowerCase(java.util.Locale.ROOT);
-  }
+  AWAITING
 }

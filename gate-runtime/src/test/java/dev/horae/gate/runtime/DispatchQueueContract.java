@@ -286,20 +286,4 @@ abstract class DispatchQueueContract {
         Optional.empty());
     assertThat(q.record("r1")).isEmpty();
   }
-
-  /** The in-memory backend. */
-  static final class InMemoryTest extends DispatchQueueContract {
-    @Override
-    DispatchRig.Kind kind() {
-      return DispatchRig.Kind.IN_MEMORY;
-    }
-  }
-
-  /** The session-log backend. */
-  static final class SessionLogTest extends DispatchQueueContract {
-    @Override
-    DispatchRig.Kind kind() {
-      return DispatchRig.Kind.SESSION_LOG;
-    }
-  }
 }

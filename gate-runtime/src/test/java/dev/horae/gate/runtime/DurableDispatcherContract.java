@@ -441,23 +441,50 @@ abstract class DurableDispatcherContract {
   }
 
   @Test
+  void workersBoundTheClaimsHeldAtOnce() {
+    rig.scheduleEveryCall();
+    rig.execute("run-1", "go");
+    rig.execute("run-2", "go");
+    rig.execute("run-3", "go");
+    CompletableFuture<ToolOutput> held = new CompletableFuture<>();
+    rig.holdTools(held);
+    DurableDispatcher d = rig.dispatcher("owner-a", OPTIONS.withWorkers(2));
+    d.start();
+    rig.runWork();
+    assertThat(rig.toolRuns).as("two workers, two attempts in flight").hasValue(2);
+    assertThat(rig.queue.record("run-3").orElseThrow().status()).isEqualTo(DispatchStatus.PENDING);
+    rig.tool = rig::echo;
+    held.complete(ToolOutput.success("call-1", Json.parse("\"ok\"")));
+    rig.runWork();
+    assertThat(rig.toolRuns).hasValue(3);
+    assertThat(List.of(rig.state("run-1"), rig.state("run-2"), rig.state("run-3")))
+        .containsOnly(Optional.of(ended(EndCause.naturalEnd())));
+    d.close();
+  }
+
+  @Test
+  void aContextCommittingElsewhereIsRefused() {
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> rig.dispatcher("owner-a")
+            .context(RunContext.of(CommitStore.inMemory())).build())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("the dispatcher's context must commit through the queue's store: the outbox and fence live there");
+  }
+
+  @Test
+  void optionsOutOfRangeAreRejected() {
+    for (long[] bad : new long[][] {{0, 0, 1, 0, 1, 1}, {1, -1, 1, 0, 1, 1}, {1, 0, 0, 0, 1, 1},
+        {1, 0, 1, -1, 1, 1}, {1, 0, 1, 0, 0, 1}, {1, 0, 1, 0, 1, 0}}) {
+      org.assertj.core.api.Assertions.assertThatThrownBy(() -> new DispatcherOptions(bad[0], bad[1], bad[2],
+              (int) bad[3], bad[4], (int) bad[5]))
+          .isInstanceOf(IllegalArgumentException.class);
+    }
+    assertThat(new DispatcherOptions(1, 0, 1, 0, 1, 1).leaseMs()).isEqualTo(1);
+    DispatcherOptions o = OPTIONS.pollingEvery(7).reconcilingEvery(8).recoveringAtMost(9).withWorkers(3).renewingEvery(4);
+    assertThat(o).isEqualTo(new DispatcherOptions(LEASE, 4, 7, 9, 8, 3));
+  }
+
+  @Test
   void theDefaultsAreTheSpecifiedOnes() {
     assertThat(DispatcherOptions.defaults()).isEqualTo(new DispatcherOptions(30_000, 10_000, 1_000, 5, 60_000, 1));
-  }
-
-  /** The in-memory backend. */
-  static final class InMemoryTest extends DurableDispatcherContract {
-    @Override
-    DispatchRig.Kind kind() {
-      return DispatchRig.Kind.IN_MEMORY;
-    }
-  }
-
-  /** The session-log backend. */
-  static final class SessionLogTest extends DurableDispatcherContract {
-    @Override
-    DispatchRig.Kind kind() {
-      return DispatchRig.Kind.SESSION_LOG;
-    }
   }
 }

@@ -150,4 +150,36 @@ class SessionDispatchRestartTest {
     assertThat(reconciled.path("op").asText()).isEqualTo("enqueue");
     d.close();
   }
+
+  @Test
+  void reconciliationRunsAgainEveryInterval() {
+    LogHost host = LogHost.create();
+    Fixture old = new Fixture(host, List.of(), java.util.Set.of());
+    old.gate(Fixture.scheduling("sched-1"));
+    SessionDispatchQueue q = SessionDispatchQueue.over(host.sessions()::get, host.sessions()::flush);
+    q.track(old.session);
+    ManualTimers timers = new ManualTimers(host);
+    java.util.ArrayDeque<Runnable> work = new java.util.ArrayDeque<>();
+    DispatcherOptions opts = DispatcherOptions.defaults().reconcilingEvery(5_000).pollingEvery(60_000);
+    DurableDispatcher d = DurableDispatcher.builder(old.runtime, q).clock(host.clock()).timers(timers)
+        .executor(work::add).owner("owner-1").options(opts).build();
+    d.start();
+    drain(work);
+    // a writer outside the queue's store commits a ticket: no outbox entry, only reconciliation finds it
+    assertThat(old.execute("run-1")).isEqualTo(RunState.awaiting());
+    timers.advance(4_999);
+    drain(work);
+    assertThat(q.record("run-1")).isEmpty();
+    timers.advance(1);
+    drain(work);
+    assertThat(q.store().view().runState("run-1")).contains(RunState.ended(EndCause.naturalEnd()));
+    d.close();
+  }
+
+  private static void drain(java.util.ArrayDeque<Runnable> work) {
+    Runnable r;
+    while ((r = work.poll()) != null) {
+      r.run();
+    }
+  }
 }
