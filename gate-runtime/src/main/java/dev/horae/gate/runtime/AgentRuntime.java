@@ -393,7 +393,7 @@ public final class AgentRuntime {
    * @return a stage with the Run's state
    */
   public CompletionStage<RunState> cancelRun(String runId, String threadId, RunContext context) {
-    return endFromOutside(runId, threadId, EndCause.cancelled(), context, 8);
+    return endFromOutside(runId, threadId, EndCause.cancelled(), RunDriver.SEAL_REASON, context, 8);
   }
 
   /**
@@ -407,11 +407,20 @@ public final class AgentRuntime {
    * @return a stage with the Run's state
    */
   public CompletionStage<RunState> stopRun(String runId, String threadId, String reason, RunContext context) {
-    return endFromOutside(runId, threadId, EndCause.stopped(reason), context, 8);
+    return endFromOutside(runId, threadId, EndCause.stopped(reason), RunDriver.SEAL_REASON, context, 8);
+  }
+
+  /**
+   * Ends a Run whose retry budget is spent (gate specification §12.5.5): commits {@code
+   * ended(indeterminate)}, sealing every unsettled call with {@code sealReason}. On an ended Run
+   * nothing is committed and its state returned.
+   */
+  CompletionStage<RunState> endIndeterminate(String runId, String threadId, String sealReason, RunContext context) {
+    return endFromOutside(runId, threadId, EndCause.indeterminate(), sealReason, context, 8);
   }
 
   private CompletionStage<RunState> endFromOutside(
-      String runId, String threadId, EndCause cause, RunContext context, int retries) {
+      String runId, String threadId, EndCause cause, String sealReason, RunContext context, int retries) {
     if (context.store().isEmpty()) {
       return CompletableFuture.failedFuture(new GateRuntimeException.Execution(
           "run " + runId + " has no committed state", null));
@@ -431,7 +440,7 @@ public final class AgentRuntime {
         .map(CommitCodec::decodeBatch).filter(b -> b.runId().equals(runId));
     RunDriver d = new RunDriver(this, context, runId, threadId, snap, record.get().headSequence(),
         List.of(), batch, 0);
-    return d.end(cause, List.of()).handle((state, err) -> {
+    return d.end(cause, List.of(), sealReason).handle((state, err) -> {
       if (err == null) {
         return CompletableFuture.completedFuture(state);
       }
@@ -439,7 +448,7 @@ public final class AgentRuntime {
       if (c instanceof CommitRejectedException cr && retries > 0
           && (cr.code().equals("runHeadMoved") || cr.code().equals("terminalFinal"))) {
         // a driver committed meanwhile: read again (an ended Run is then returned as is)
-        return endFromOutside(runId, threadId, cause, context, retries - 1);
+        return endFromOutside(runId, threadId, cause, sealReason, context, retries - 1);
       }
       return CompletableFuture.<RunState>failedFuture(c);
     }).thenCompose(s -> s);

@@ -1,6 +1,7 @@
 package dev.horae.gate.runtime;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -19,7 +20,8 @@ final class InMemoryCommitStore extends LogCommitStore {
     }
 
     @Override
-    public synchronized long append(JsonNode payload) {
+    public synchronized long append(JsonNode payload, List<ObjectNode> dispatchFacts) {
+      // the paired in-memory queue holds its facts itself; this log keeps commits only
       // payloads are built by the store from immutable commit values and never mutated
       payloads.add(payload);
       return payloads.size();

@@ -1,6 +1,7 @@
 package dev.horae.gate.runtime;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.horae.gate.AwaitReason;
 import dev.horae.gate.ResumeTicket;
 import java.util.ArrayList;
@@ -23,8 +24,37 @@ abstract class LogCommitStore implements CommitStore, CommittedThreadView {
     /** The payloads appended from position {@code from} on, and the new position. */
     Batch readFrom(long from);
 
-    /** Appends one payload atomically; returns the new position. */
-    long append(JsonNode payload);
+    /**
+     * Appends one commit payload and the dispatch facts its outbox implies, all or nothing;
+     * returns the new position.
+     */
+    long append(JsonNode payload, List<ObjectNode> dispatchFacts);
+  }
+
+  /**
+   * The dispatch queue paired with this store (gate specification §12.5.1, §12.5.3): its fence
+   * check and outbox run inside the commit's atomic step, under the queue's lock, so a claim or a
+   * settle never interleaves with a commit's check and append.
+   */
+  interface DispatchHook {
+    /** The queue's lock, held across the fence check, the append and the outbox. */
+    Object lock();
+
+    /** Whether the fence's claim is current for this commit; called under {@link #lock()}. */
+    boolean admits(LeaseFence fence, ThreadCommit commit);
+
+    /** The dispatch facts the commit implies (not yet applied); called under {@link #lock()}. */
+    List<ObjectNode> outbox(ThreadCommit commit);
+
+    /** The facts landed with the commit, the thread's log ending at {@code logEnd}. */
+    void applied(String threadId, List<ObjectNode> facts, long logEnd);
+  }
+
+  private volatile Optional<DispatchHook> dispatch = Optional.empty();
+
+  /** Wires the paired queue in; done once, before the store is shared. */
+  void attach(DispatchHook hook) {
+    dispatch = Optional.of(hook);
   }
 
   /** Payloads read from a log, and the log position after them. */
@@ -78,46 +108,58 @@ abstract class LogCommitStore implements CommitStore, CommittedThreadView {
     if (invalid.isPresent()) {
       throw new CommitRejectedException("invalid", invalid.get());
     }
-    String runId = commit.run().runId();
     ThreadLog log = log(commit.threadId(), true).orElseThrow(() ->
         new CommitStoreException("no live session for thread " + commit.threadId(), null));
     ThreadFold f = fold(commit.threadId());
+    Optional<DispatchHook> hook = dispatch;
     synchronized (f) {
-      catchUp(f, log);
-      // a Run commits to one thread; its facts elsewhere count too
-      Optional<RunRecord> current = runAnywhere(runId, f);
-      if (current.isPresent() && current.get().state().isTerminal()) {
-        throw new CommitRejectedException("terminalFinal",
-            "run " + runId + " has already ended; later commits are rejected");
+      synchronized (hook.map(DispatchHook::lock).orElse(f)) {
+        return checkAndAppend(commit, conditions, log, f, hook);
       }
-      long head = current.map(RunRecord::headSequence).orElse(0L);
-      if (conditions.expectedRunHead().isPresent() && conditions.expectedRunHead().getAsLong() != head) {
-        throw new CommitRejectedException("runHeadMoved", "run " + runId
-            + " moved past the expected commit (expected " + conditions.expectedRunHead().getAsLong()
-            + ", found " + head + ")");
-      }
-      if (conditions.fence().isPresent()) {
-        // this store keeps no dispatch records, so no claim can be current
-        LeaseFence fence = conditions.fence().get();
-        throw new CommitRejectedException("fenced", "commit for run " + runId
-            + " is fenced: the dispatch claim (owner " + fence.owner() + ", epoch " + fence.epoch()
-            + ") is no longer current");
-      }
-      long seq = f.sequence() + 1;
-      long end;
-      try {
-        end = log.append(ThreadFold.payload(commit, seq));
-      } catch (CommitRejectedException e) {
-        throw e;
-      } catch (RuntimeException e) {
-        throw new CommitStoreException("appending the commit to thread " + commit.threadId()
-            + " failed: " + e.getMessage(), e);
-      }
-      f.apply(commit, seq);
-      f.consumedUpTo(end);
-      runThreads.put(runId, commit.threadId());
-      return new CommitRecord(commit.threadId(), seq);
     }
+  }
+
+  // callers hold the fold's lock and the paired queue's lock
+  private CommitRecord checkAndAppend(ThreadCommit commit, CommitConditions conditions, ThreadLog log,
+      ThreadFold f, Optional<DispatchHook> hook) {
+    String runId = commit.run().runId();
+    catchUp(f, log);
+    // a Run commits to one thread; its facts elsewhere count too
+    Optional<RunRecord> current = runAnywhere(runId, f);
+    if (current.isPresent() && current.get().state().isTerminal()) {
+      throw new CommitRejectedException("terminalFinal",
+          "run " + runId + " has already ended; later commits are rejected");
+    }
+    long head = current.map(RunRecord::headSequence).orElse(0L);
+    if (conditions.expectedRunHead().isPresent() && conditions.expectedRunHead().getAsLong() != head) {
+      throw new CommitRejectedException("runHeadMoved", "run " + runId
+          + " moved past the expected commit (expected " + conditions.expectedRunHead().getAsLong()
+          + ", found " + head + ")");
+    }
+    if (conditions.fence().isPresent()
+        && !hook.map(h -> h.admits(conditions.fence().get(), commit)).orElse(false)) {
+      // without a paired queue there are no dispatch records, so no claim can be current
+      LeaseFence fence = conditions.fence().get();
+      throw new CommitRejectedException("fenced", "commit for run " + runId
+          + " is fenced: the dispatch claim (owner " + fence.owner() + ", epoch " + fence.epoch()
+          + ") is no longer current");
+    }
+    List<ObjectNode> facts = hook.map(h -> h.outbox(commit)).orElse(List.of());
+    long seq = f.sequence() + 1;
+    long end;
+    try {
+      end = log.append(ThreadFold.payload(commit, seq), facts);
+    } catch (CommitRejectedException e) {
+      throw e;
+    } catch (RuntimeException e) {
+      throw new CommitStoreException("appending the commit to thread " + commit.threadId()
+          + " failed: " + e.getMessage(), e);
+    }
+    f.apply(commit, seq);
+    f.consumedUpTo(end);
+    hook.ifPresent(h -> h.applied(commit.threadId(), facts, end));
+    runThreads.put(runId, commit.threadId());
+    return new CommitRecord(commit.threadId(), seq);
   }
 
   private Optional<RunRecord> runAnywhere(String runId, ThreadFold locked) {

@@ -15,13 +15,16 @@ import java.util.Optional;
  * @param policy the per-Run permission policy or narrowing, if any
  * @param awaitDeadlinePolicy deadlines for committed tickets
  * @param nowMs the caller's clock reading (epoch milliseconds) for deadline decisions
+ * @param claim the dispatch claim of a dispatched attempt (§12.5.3): its fence conditions every
+ *     commit, its ownership check guards every executor entry; empty outside a dispatcher
  */
 public record RunContext(
     Optional<CommitStore> store,
     AbortSignal cancellation,
     Optional<PermissionPolicy> policy,
     AwaitDeadlinePolicy awaitDeadlinePolicy,
-    long nowMs) {
+    long nowMs,
+    Optional<ClaimGuard> claim) {
 
   /** Rejects missing parts. */
   public RunContext {
@@ -29,6 +32,7 @@ public record RunContext(
     Objects.requireNonNull(cancellation, "cancellation");
     Objects.requireNonNull(policy, "policy");
     Objects.requireNonNull(awaitDeadlinePolicy, "awaitDeadlinePolicy");
+    Objects.requireNonNull(claim, "claim");
   }
 
   /**
@@ -39,7 +43,7 @@ public record RunContext(
    */
   public static RunContext of(CommitStore store) {
     return new RunContext(Optional.of(store), AbortSignal.never(), Optional.empty(),
-        AwaitDeadlinePolicy.none(), 0L);
+        AwaitDeadlinePolicy.none(), 0L, Optional.empty());
   }
 
   /**
@@ -49,7 +53,7 @@ public record RunContext(
    */
   public static RunContext uncommitted() {
     return new RunContext(Optional.empty(), AbortSignal.never(), Optional.empty(),
-        AwaitDeadlinePolicy.none(), 0L);
+        AwaitDeadlinePolicy.none(), 0L, Optional.empty());
   }
 
   /**
@@ -59,7 +63,7 @@ public record RunContext(
    * @return the copy
    */
   public RunContext withCancellation(AbortSignal signal) {
-    return new RunContext(store, signal, policy, awaitDeadlinePolicy, nowMs);
+    return new RunContext(store, signal, policy, awaitDeadlinePolicy, nowMs, claim);
   }
 
   /**
@@ -69,7 +73,7 @@ public record RunContext(
    * @return the copy
    */
   public RunContext withPolicy(PermissionPolicy p) {
-    return new RunContext(store, cancellation, Optional.of(p), awaitDeadlinePolicy, nowMs);
+    return new RunContext(store, cancellation, Optional.of(p), awaitDeadlinePolicy, nowMs, claim);
   }
 
   /**
@@ -79,7 +83,7 @@ public record RunContext(
    * @return the copy
    */
   public RunContext withDeadlinePolicy(AwaitDeadlinePolicy p) {
-    return new RunContext(store, cancellation, policy, p, nowMs);
+    return new RunContext(store, cancellation, policy, p, nowMs, claim);
   }
 
   /**
@@ -89,6 +93,27 @@ public record RunContext(
    * @return the copy
    */
   public RunContext at(long now) {
-    return new RunContext(store, cancellation, policy, awaitDeadlinePolicy, now);
+    return new RunContext(store, cancellation, policy, awaitDeadlinePolicy, now, claim);
+  }
+
+  /**
+   * A copy for a dispatched attempt holding {@code guard}.
+   *
+   * @param guard the claim's fence and ownership check
+   * @return the copy
+   */
+  public RunContext withClaim(ClaimGuard guard) {
+    return new RunContext(store, cancellation, policy, awaitDeadlinePolicy, nowMs, Optional.of(guard));
+  }
+
+  /**
+   * The commit conditions of a transition from {@code head}: a compare-and-append on the Run's
+   * head, fenced when the context holds a dispatch claim.
+   *
+   * @param head the expected run head
+   * @return the conditions
+   */
+  CommitConditions conditions(long head) {
+    return new CommitConditions(java.util.OptionalLong.of(head), claim.map(ClaimGuard::fence));
   }
 }

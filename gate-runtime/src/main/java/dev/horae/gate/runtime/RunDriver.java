@@ -145,7 +145,7 @@ final class RunDriver {
       added.addAll(messages);
       return CompletableFuture.completedFuture(null);
     }
-    return ctx.store().get().commit(c, CommitConditions.expectingHead(head)).thenAccept(rec -> {
+    return ctx.store().get().commit(c, ctx.conditions(head)).thenAccept(rec -> {
       head = rec.sequence();
       landed++;
       pendingAudits.clear();
@@ -177,7 +177,12 @@ final class RunDriver {
 
   /** The finish boundary for ended: seal the batch in the same commit, then notify. */
   CompletionStage<RunState> end(EndCause cause, List<JsonNode> messages) {
-    batch = batch.map(b -> b.sealOnRunEnd(SEAL_REASON));
+    return end(cause, messages, SEAL_REASON);
+  }
+
+  /** The finish boundary, sealing unsettled calls with {@code sealReason}. */
+  CompletionStage<RunState> end(EndCause cause, List<JsonNode> messages, String sealReason) {
+    batch = batch.map(b -> b.sealOnRunEnd(sealReason));
     RunState state = RunState.ended(cause);
     return commit(new RunDisposition.Ended(runId, cause), messages, List.of()).thenApply(v -> {
       if (ctx.store().isPresent()) {
@@ -467,6 +472,12 @@ final class RunDriver {
         return ctx.cancellation();
       }
     };
+    if (ctx.claim().isPresent() && !ctx.claim().get().ownsExecution().getAsBoolean()) {
+      // §12.5.3 (LEASE-06): a lapsed or superseded claim aborts before the effect; the call stays
+      // executing in the log, so the owner's recovery applies the call's pinned policy
+      return CompletableFuture.failedFuture(
+          new GateRuntimeException.Execution(ClaimGuard.lostOwnership(runId), null));
+    }
     CompletionStage<ToolOutput> out;
     try {
       out = runtime.executor().execute(call, tc);

@@ -1,6 +1,7 @@
 package dev.horae.gate.runtime;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.horae.spi.session.Candidate;
 import dev.horae.spi.session.Session;
 import dev.horae.spi.session.SessionEvent;
@@ -88,9 +89,12 @@ public final class SessionCommitStore extends LogCommitStore {
     }
 
     @Override
-    public long append(JsonNode payload) {
-      List<SessionEvent> written =
-          session.appendAll(List.of(Candidate.logOnly(ThreadFold.EVENT_TYPE, payload)));
+    public long append(JsonNode payload, List<ObjectNode> dispatchFacts) {
+      // the outbox entry lands in the same atomic append as the commit (§12.5.1, §12.5.6)
+      List<Candidate> candidates = new ArrayList<>();
+      candidates.add(Candidate.logOnly(ThreadFold.EVENT_TYPE, payload));
+      dispatchFacts.forEach(f -> candidates.add(Candidate.logOnly(DispatchTable.EVENT_TYPE, f)));
+      List<SessionEvent> written = session.appendAll(candidates);
       return written.get(written.size() - 1).seq() + 1;
     }
   }

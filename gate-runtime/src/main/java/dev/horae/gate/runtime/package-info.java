@@ -12,7 +12,13 @@
  * the Run's head, so of two racing performs exactly one runs the tool.
  *
  * <p>{@link dev.horae.gate.runtime.ScheduledActionDispatcher} is the in-process caller that
- * performs committed scheduled actions, chained ones in the same pass.
+ * performs committed scheduled actions, chained ones in the same pass. {@link
+ * dev.horae.gate.runtime.DurableDispatcher} is the durable one (§12.5): it claims records of a
+ * {@link dev.horae.gate.runtime.DispatchQueue} under leases with epochs, and every commit of a
+ * claimed attempt is fenced by its claim; {@link dev.horae.gate.runtime.InMemoryDispatchQueue} and
+ * {@link dev.horae.gate.runtime.SessionDispatchQueue} (dispatch facts as {@code gate/dispatch}
+ * events of the same session log) implement the queue, each paired with the commit store whose
+ * atomic commit step runs its outbox and fence.
  */
 @NullMarked
 package dev.horae.gate.runtime;
