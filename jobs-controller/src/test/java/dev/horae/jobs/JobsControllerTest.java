@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.horae.jobs.registry.LocalJobService;
 import dev.horae.spi.gate.ToolCall;
 import dev.horae.spi.model.ChatMessage;
 import dev.horae.jobs.fakes.ManualExecutor;

@@ -4,7 +4,7 @@ import dev.horae.testkit.log.LogWaits;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.horae.jobs.JobsController;
-import dev.horae.jobs.LocalJobService;
+import dev.horae.jobs.registry.LocalJobService;
 import dev.horae.runtime.HoraeRuntime;
 import dev.horae.runtime.agent.RuntimeAgent;
 import dev.horae.schedule.tools.SchedulePlugin;

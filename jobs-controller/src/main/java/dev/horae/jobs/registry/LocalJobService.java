@@ -1,12 +1,12 @@
-package dev.horae.jobs;
+package dev.horae.jobs.registry;
 
-import dev.horae.jobs.internal.Admission;
-import dev.horae.jobs.internal.Callbacks;
-import dev.horae.jobs.internal.Errors;
-import dev.horae.jobs.internal.JobRecord;
-import dev.horae.jobs.internal.Layer;
-import dev.horae.jobs.internal.Routing;
-import dev.horae.jobs.internal.Waiter;
+import dev.horae.jobs.registry.internal.Admission;
+import dev.horae.jobs.registry.internal.Callbacks;
+import dev.horae.jobs.errors.internal.Errors;
+import dev.horae.jobs.registry.internal.JobRecord;
+import dev.horae.jobs.registry.internal.Layer;
+import dev.horae.jobs.registry.internal.Routing;
+import dev.horae.jobs.registry.internal.Waiter;
 import dev.horae.spi.AbortSignal;
 import dev.horae.spi.Registration;
 import dev.horae.spi.agent.Agent;
