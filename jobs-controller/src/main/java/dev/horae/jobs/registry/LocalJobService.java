@@ -1,12 +1,13 @@
 package dev.horae.jobs.registry;
 
 import dev.horae.jobs.registry.internal.Admission;
-import dev.horae.jobs.registry.internal.Callbacks;
-import dev.horae.jobs.errors.internal.Errors;
 import dev.horae.jobs.registry.internal.JobRecord;
 import dev.horae.jobs.registry.internal.Layer;
-import dev.horae.jobs.registry.internal.Routing;
-import dev.horae.jobs.registry.internal.Waiter;
+import dev.horae.jobs.registry.internal.RecordStore;
+import dev.horae.jobs.registry.internal.Settlement;
+import dev.horae.jobs.registry.internal.Starts;
+import dev.horae.jobs.registry.internal.Teardown;
+import dev.horae.jobs.registry.internal.Waits;
 import dev.horae.spi.AbortSignal;
 import dev.horae.spi.Registration;
 import dev.horae.spi.agent.Agent;
@@ -14,7 +15,6 @@ import dev.horae.spi.agent.AgentRegistry;
 import dev.horae.spi.jobs.JobDoneListener;
 import dev.horae.spi.jobs.JobHooks;
 import dev.horae.spi.jobs.JobId;
-import dev.horae.spi.jobs.JobOutcome;
 import dev.horae.spi.jobs.JobRead;
 import dev.horae.spi.jobs.JobReporter;
 import dev.horae.spi.jobs.JobService;
@@ -22,35 +22,23 @@ import dev.horae.spi.jobs.JobSnapshot;
 import dev.horae.spi.jobs.JobStart;
 import dev.horae.spi.jobs.JobStatus;
 import dev.horae.spi.jobs.JobsChangedObserver;
-import dev.horae.spi.jobs.JobsException;
 import dev.horae.spi.jobs.KillOutcome;
 import dev.horae.spi.jobs.ScopeChain;
-import dev.horae.spi.json.EcmaNumbers;
 import dev.horae.spi.plugin.Host;
 import dev.horae.spi.plugin.Scope;
 import dev.horae.spi.plugin.WarningSink;
-import dev.horae.spi.time.Cancellable;
 import dev.horae.spi.time.Timers;
-import java.time.Duration;
 import java.time.InstantSource;
 import java.util.ArrayList;
-import java.util.Collections;
-import java.util.HashMap;
-import java.util.IdentityHashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.OptionalLong;
-import java.util.Set;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -58,40 +46,22 @@ import org.jspecify.annotations.Nullable;
  * seam. One lock serialises every state transition; settlements run on a serial settlement
  * executor, never inside the producer's completing call; reporters, listeners and observers are
  * always called outside the lock (§2.16).
+ *
+ * <p>This class is the seam's front: it holds the session-fenced reads, kill, notice attachment
+ * and the registrations itself and hands the larger parts of the spec to one internal class each —
+ * start preflight and admission (§2.4, §2.5), waits (§2.9), settlement (§2.11) and teardown
+ * (§2.13) — all working on one record store under that one lock.
  */
 public final class LocalJobService implements JobService {
 
-  // far beyond any real wait; keeps Duration arithmetic of host timers from overflowing
-  private static final double MAX_WAIT_MS = 1e15;
-
-  private final Object lock = new Object();
-  private final Admission admission;
-  private final Optional<AgentRegistry> agents;
-  private final InstantSource wallClock;
-  private final Timers timers;
-  private final WarningSink warnings;
-  private final ScopeChain scopeChain;
-  private final Executor settlementExecutor;
-  private final Optional<ExecutorService> ownedExecutor;
-  private final Routing routing = new Routing();
-  private final Callbacks callbacks;
-
-  // guarded by lock
-  private final Map<JobId, JobRecord> records = new LinkedHashMap<>();
-  private final Map<String, Long> counters = new HashMap<>();
-  private final IdentityHashMap<Agent, Registration> ownerCleanups = new IdentityHashMap<>();
-  private boolean closing;
-  private @Nullable CompletableFuture<Void> closed;
+  private final RecordStore store;
+  private final Starts starts;
+  private final Waits waits;
+  private final Teardown teardown;
 
   private LocalJobService(Builder b) {
-    this.admission = new Admission(b.config.maxConcurrentJobsPerOwner());
-    this.agents = b.agents;
-    this.wallClock = b.wallClock;
-    this.timers = b.timers;
-    this.warnings = b.warnings;
-    this.callbacks = new Callbacks(b.warnings);
-    this.scopeChain = b.scopeChain;
     Executor executor = b.settlementExecutor;
+    Optional<ExecutorService> owned;
     if (executor == null) {
       ExecutorService own =
           Executors.newSingleThreadExecutor(
@@ -100,12 +70,23 @@ public final class LocalJobService implements JobService {
                 t.setDaemon(true);
                 return t;
               });
-      this.ownedExecutor = Optional.of(own);
-      this.settlementExecutor = own;
+      owned = Optional.of(own);
+      executor = own;
     } else {
-      this.ownedExecutor = Optional.empty();
-      this.settlementExecutor = executor;
+      owned = Optional.empty();
     }
+    this.store = new RecordStore(b.warnings, b.scopeChain);
+    Settlement settlement = new Settlement(store, b.wallClock, executor);
+    this.teardown = new Teardown(store, settlement, owned);
+    this.starts =
+        new Starts(
+            store,
+            new Admission(b.config.maxConcurrentJobsPerOwner()),
+            b.agents,
+            b.wallClock,
+            settlement,
+            teardown);
+    this.waits = new Waits(store, b.timers);
   }
 
   /**
@@ -236,91 +217,15 @@ public final class LocalJobService implements JobService {
 
   @Override
   public JobId start(JobStart start) {
-    Optional<Agent> owner = start.owner();
-    List<Scope> chain = chainOf(owner);
-    synchronized (lock) {
-      if (!routing.serves(chain, owner.isPresent())) {
-        throw new JobsException(
-            JobsException.CONTROLLER_UNAVAILABLE,
-            "background jobs unavailable: no job controller serves this agent (load the tool-jobs"
-                + " controller in its composition)");
-      }
-    }
-    if (start.kind().isEmpty()) {
-      throw new JobsException(
-          JobsException.INVALID_KIND, "invalid job kind: expected a non-empty string");
-    }
-    if (start.label().isEmpty()) {
-      throw new JobsException(
-          JobsException.INVALID_LABEL, "invalid job label: expected a non-empty string");
-    }
-    OptionalLong limit = start.outputLimitBytes();
-    if (limit.isPresent()
-        && (limit.getAsLong() < 1 || limit.getAsLong() > EcmaNumbers.MAX_SAFE_INTEGER)) {
-      throw new JobsException(
-          JobsException.INVALID_OUTPUT_LIMIT,
-          "invalid outputLimitBytes: expected a positive safe integer, got " + limit.getAsLong());
-    }
-    if (owner.isPresent()) {
-      checkLive(owner.get());
-    }
-    boolean attachCleanup = reserve(owner);
-    if (attachCleanup) {
-      Agent o = owner.get();
-      Registration cleanup = o.scope().onDispose(() -> disposeOwner(o));
-      synchronized (lock) {
-        if (ownerCleanups.containsKey(o)) {
-          ownerCleanups.put(o, cleanup);
-        }
-      }
-    }
-    JobHooks hooks;
-    try {
-      hooks = start.producer().run();
-    } catch (RuntimeException | Error e) {
-      synchronized (lock) {
-        unreserveLocked(owner);
-      }
-      throw e;
-    }
-    JobRecord record;
-    synchronized (lock) {
-      unreserveLocked(owner);
-      if (!closing) {
-        long n = counters.merge(start.kind(), 1L, Long::sum);
-        record =
-            new JobRecord(
-                JobId.of(start.kind(), n),
-                start.kind(),
-                start.label(),
-                limit,
-                owner,
-                hooks,
-                wallClock.millis());
-        records.put(record.id, record);
-      } else {
-        record = null;
-      }
-    }
-    if (record == null) {
-      hooks.canceller().cancel(Optional.of("jobs service disposed"));
-      throw closedFailure();
-    }
-    JobRecord registered = record;
-    hooks
-        .done()
-        .whenComplete(
-            (outcome, failure) -> submitSettlement(registered, outcome, failure));
-    publishChange(owner);
-    return registered.id;
+    return starts.start(start);
   }
 
   @Override
   public List<JobSnapshot> list(Optional<Agent> caller) {
-    synchronized (lock) {
+    synchronized (store.lock()) {
       List<JobSnapshot> out = new ArrayList<>();
-      for (JobRecord r : records.values()) {
-        if (visible(r, caller)) {
+      for (JobRecord r : store.records().values()) {
+        if (RecordStore.visible(r, caller)) {
           out.add(r.snapshot());
         }
       }
@@ -335,15 +240,15 @@ public final class LocalJobService implements JobService {
    * @return fresh snapshots
    */
   public List<JobSnapshot> allSnapshots() {
-    synchronized (lock) {
-      return records.values().stream().map(JobRecord::snapshot).toList();
+    synchronized (store.lock()) {
+      return store.records().values().stream().map(JobRecord::snapshot).toList();
     }
   }
 
   @Override
   public JobSnapshot get(JobId id, Optional<Agent> caller) {
-    synchronized (lock) {
-      return lookupLocked(id, caller).snapshot();
+    synchronized (store.lock()) {
+      return store.lookupLocked(id, caller).snapshot();
     }
   }
 
@@ -351,8 +256,8 @@ public final class LocalJobService implements JobService {
   public JobRead read(JobId id, Optional<Agent> caller) {
     List<JobRecord.Notice> withdraw;
     JobRead result;
-    synchronized (lock) {
-      JobRecord r = lookupLocked(id, caller);
+    synchronized (store.lock()) {
+      JobRecord r = store.lookupLocked(id, caller);
       String text;
       if (r.hooks instanceof JobHooks.Stream stream) {
         text = stream.reader().readOutput();
@@ -362,7 +267,7 @@ public final class LocalJobService implements JobService {
       withdraw = r.status.isTerminal() ? r.markReported() : List.of();
       result = new JobRead(text, r.snapshot());
     }
-    callbacks.withdraw(withdraw);
+    store.callbacks().withdraw(withdraw);
     return result;
   }
 
@@ -371,8 +276,8 @@ public final class LocalJobService implements JobService {
     List<JobRecord.Notice> withdraw = List.of();
     KillOutcome outcome;
     Optional<Agent> owner;
-    synchronized (lock) {
-      JobRecord r = lookupLocked(id, caller);
+    synchronized (store.lock()) {
+      JobRecord r = store.lookupLocked(id, caller);
       owner = r.owner;
       if (r.status.isTerminal()) {
         withdraw = r.markReported();
@@ -385,9 +290,9 @@ public final class LocalJobService implements JobService {
         outcome = KillOutcome.REQUESTED;
       }
     }
-    callbacks.withdraw(withdraw);
+    store.callbacks().withdraw(withdraw);
     if (outcome == KillOutcome.REQUESTED) {
-      publishChange(owner);
+      store.publishChange(owner);
     }
     return outcome;
   }
@@ -395,87 +300,30 @@ public final class LocalJobService implements JobService {
   @Override
   public CompletionStage<JobSnapshot> await(
       JobId id, double timeoutMs, Optional<Agent> caller, AbortSignal abort) {
-    Waiter waiter = new Waiter();
-    JobRecord r;
-    List<JobRecord.Notice> withdraw = List.of();
-    JobSnapshot terminal = null;
-    synchronized (lock) {
-      r = lookupLocked(id, caller);
-      if (!(timeoutMs > 0) || Double.isInfinite(timeoutMs)) {
-        throw new JobsException(
-            JobsException.INVALID_WAIT_TIMEOUT,
-            "invalid wait timeout: expected a positive number of milliseconds, got "
-                + (Double.isFinite(timeoutMs) ? EcmaNumbers.toString(timeoutMs) : "null"));
-      }
-      if (r.status.isTerminal()) {
-        withdraw = r.markReported();
-        terminal = r.snapshot();
-      } else if (abort.aborted()) {
-        return CompletableFuture.failedFuture(aborted());
-      } else {
-        r.waiters.add(waiter);
-      }
-    }
-    if (terminal != null) {
-      callbacks.withdraw(withdraw);
-      return CompletableFuture.completedFuture(terminal);
-    }
-    JobRecord record = r;
-    long ms = (long) Math.min(Math.ceil(timeoutMs), MAX_WAIT_MS);
-    Cancellable timer = timers.schedule(Duration.ofMillis(ms), () -> timeOut(record, waiter));
-    Registration abortHook = abort.onAbort(() -> abortWait(record, waiter));
-    waiter.arm(timer, abortHook);
-    return waiter.result.copy();
+    return waits.await(id, timeoutMs, caller, abort);
   }
 
   @Override
   public Registration attachController(Optional<Scope> scope, String name, JobReporter reporter) {
-    Layer.Controller entry = new Layer.Controller(name, reporter);
-    synchronized (lock) {
-      routing.layer(scope).controllers.add(entry);
-    }
-    return once(
-        () -> {
-          synchronized (lock) {
-            routing.remove(scope, l -> l.controllers.removeIf(e -> e == entry));
-          }
-        });
+    return file(scope, l -> l.controllers, new Layer.Controller(name, reporter));
   }
 
   @Override
   public Registration onJobDone(Optional<Scope> scope, JobDoneListener listener) {
-    Layer.Listener entry = new Layer.Listener(listener);
-    synchronized (lock) {
-      routing.layer(scope).listeners.add(entry);
-    }
-    return once(
-        () -> {
-          synchronized (lock) {
-            routing.remove(scope, l -> l.listeners.removeIf(e -> e == entry));
-          }
-        });
+    return file(scope, l -> l.listeners, new Layer.Listener(listener));
   }
 
   @Override
   public Registration onJobsChanged(Optional<Scope> scope, JobsChangedObserver observer) {
-    Layer.Observer entry = new Layer.Observer(observer);
-    synchronized (lock) {
-      routing.layer(scope).observers.add(entry);
-    }
-    return once(
-        () -> {
-          synchronized (lock) {
-            routing.remove(scope, l -> l.observers.removeIf(e -> e == entry));
-          }
-        });
+    return file(scope, l -> l.observers, new Layer.Observer(observer));
   }
 
   @Override
   public void attachNotice(JobId id, Agent owner, String messageId) {
     JobRecord.Notice notice = new JobRecord.Notice(owner, messageId);
     boolean now;
-    synchronized (lock) {
-      JobRecord r = records.get(id);
+    synchronized (store.lock()) {
+      JobRecord r = store.records().get(id);
       if (r == null) {
         return;
       }
@@ -485,321 +333,37 @@ public final class LocalJobService implements JobService {
       }
     }
     if (now) {
-      callbacks.withdraw(List.of(notice));
+      store.callbacks().withdraw(List.of(notice));
     }
   }
 
   @Override
   public boolean serves(Optional<Agent> owner) {
-    List<Scope> chain = chainOf(owner);
-    synchronized (lock) {
-      return routing.serves(chain, owner.isPresent());
+    List<Scope> chain = store.chainOf(owner);
+    synchronized (store.lock()) {
+      return store.routing().serves(chain, owner.isPresent());
     }
   }
 
   @Override
   public CompletionStage<Void> closeAsync() {
-    CompletableFuture<Void> done;
-    List<JobRecord> all;
-    List<Map.Entry<JobRecord, RuntimeException>> forced = new ArrayList<>();
-    synchronized (lock) {
-      if (closed != null) {
-        return closed.copy();
-      }
-      closing = true;
-      done = new CompletableFuture<>();
-      closed = done;
-      all = List.copyOf(records.values());
-      for (JobRecord r : all) {
-        cancelForTeardownLocked(r, "jobs service disposed", forced);
-      }
-    }
-    forced.forEach(e -> forceFail(e.getKey(), e.getValue()));
-    var unused =
-        allSettled(all)
-        .whenComplete(
-            (ignored, failure) -> {
-              List<Optional<Agent>> owners = new ArrayList<>();
-              List<Registration> cleanups;
-              synchronized (lock) {
-                Set<Agent> seen = Collections.newSetFromMap(new IdentityHashMap<>());
-                boolean unowned = false;
-                for (JobRecord r : records.values()) {
-                  if (r.owner.isEmpty()) {
-                    if (!unowned) {
-                      owners.add(Optional.empty());
-                    }
-                    unowned = true;
-                  } else if (seen.add(r.owner.get())) {
-                    owners.add(r.owner);
-                  }
-                }
-                records.clear();
-                cleanups = List.copyOf(ownerCleanups.values());
-                ownerCleanups.clear();
-              }
-              owners.forEach(this::publishChange);
-              cleanups.forEach(LocalJobService::closeQuietly);
-              ownedExecutor.ifPresent(ExecutorService::shutdown);
-              done.complete(null);
-            });
-    return done.copy();
+    return teardown.closeAsync();
   }
 
-  // ---- owner teardown (§2.13) ----
-
-  private CompletionStage<Void> disposeOwner(Agent owner) {
-    List<JobRecord> mine = new ArrayList<>();
-    List<JobRecord> stopped = new ArrayList<>();
-    List<Map.Entry<JobRecord, RuntimeException>> forced = new ArrayList<>();
-    synchronized (lock) {
-      ownerCleanups.remove(owner);
-      for (JobRecord r : records.values()) {
-        if (r.ownedBy(owner)) {
-          mine.add(r);
-          if (cancelForTeardownLocked(r, "owner disposed", forced)) {
-            stopped.add(r);
-          }
-        }
-      }
+  /**
+   * Files a registration into its scope's layer (§2.12); closing the handle removes exactly that
+   * entry, once, and drops the layer when it became empty.
+   */
+  private <T> Registration file(Optional<Scope> scope, Function<Layer, List<T>> list, T entry) {
+    synchronized (store.lock()) {
+      list.apply(store.routing().layer(scope)).add(entry);
     }
-    forced.forEach(e -> forceFail(e.getKey(), e.getValue()));
-    for (int i = 0; i < stopped.size(); i++) {
-      publishChange(Optional.of(owner));
-    }
-    return allSettled(mine)
-        .thenRun(
-            () -> {
-              boolean removed;
-              synchronized (lock) {
-                removed = records.values().removeIf(r -> r.ownedBy(owner));
-              }
-              if (removed) {
-                publishChange(Optional.of(owner));
-              }
-            });
-  }
-
-  /** Returns true when the record moved to {@code stopping}. */
-  private boolean cancelForTeardownLocked(
-      JobRecord r, String reason, List<Map.Entry<JobRecord, RuntimeException>> forced) {
-    if (!r.live()) {
-      return false;
-    }
-    r.reported = true;
-    try {
-      r.hooks.canceller().cancel(Optional.of(reason));
-    } catch (RuntimeException e) {
-      forced.add(Map.entry(r, e));
-      return false;
-    }
-    r.status = JobStatus.STOPPING;
-    return true;
-  }
-
-  private void forceFail(JobRecord r, RuntimeException failure) {
-    String error = Errors.render(failure);
-    warnings.warn(
-        "jobs: cancel of "
-            + r.id.value()
-            + " threw during teardown; job record forced failed and work may be orphaned: "
-            + error,
-        Optional.of(failure));
-    submitSettlement(
-        r,
-        JobOutcome.failed(Optional.of("cancel threw during teardown; work may be orphaned: " + error)),
-        null);
-  }
-
-  private static CompletableFuture<Void> allSettled(List<JobRecord> list) {
-    return CompletableFuture.allOf(
-        list.stream().map(r -> r.settledSignal).toArray(CompletableFuture<?>[]::new));
-  }
-
-  // ---- settlement (§2.11) ----
-
-  private void submitSettlement(
-      JobRecord r, @Nullable JobOutcome outcome, @Nullable Throwable failure) {
-    try {
-      settlementExecutor.execute(() -> settle(r, outcome, failure));
-    } catch (RejectedExecutionException e) {
-      warnings.warn("jobs: settlement of " + r.id.value() + " was rejected", Optional.of(e));
-    }
-  }
-
-  private void settle(JobRecord r, @Nullable JobOutcome outcome, @Nullable Throwable failure) {
-    List<Scope> chain = chainOf(r.owner);
-    List<Waiter> taken;
-    JobSnapshot snapshot;
-    boolean reporting;
-    Optional<JobReporter> reporter;
-    List<JobDoneListener> listeners;
-    List<JobsChangedObserver> observers;
-    String contractWarning = null;
-    synchronized (lock) {
-      if (r.settled) {
-        return;
-      }
-      if (outcome == null) {
-        Throwable cause =
-            failure != null ? failure : new IllegalStateException("done completed without outcome");
-        String error = Errors.render(cause);
-        r.status = JobStatus.FAILED;
-        r.detail = Optional.of(error);
-        contractWarning =
-            "jobs: job " + r.id.value() + " producer done failed (producer contract violation): "
-                + error;
-      } else {
-        r.status = outcome.status();
-        r.detail = outcome.detail();
-        r.output = outcome.output();
-      }
-      r.finishedAt = OptionalLong.of(Math.max(r.startedAt, wallClock.millis()));
-      if (!r.waiters.isEmpty()) {
-        r.reported = true;
-      }
-      taken = List.copyOf(r.waiters);
-      r.waiters.clear();
-      r.settled = true;
-      snapshot = r.snapshot();
-      reporting = !closing;
-      boolean owned = r.owner.isPresent();
-      reporter = routing.routedReporter(chain, owned);
-      listeners = routing.listeners(chain, owned);
-      observers = routing.observers(chain, owned);
-    }
-    if (contractWarning != null) {
-      warnings.warn(contractWarning, Optional.ofNullable(failure));
-    }
-    for (Waiter w : taken) {
-      w.release();
-      w.result.complete(snapshot);
-    }
-    r.settledSignal.complete(null);
-    callbacks.changed(observers, r.owner);
-    if (!reporting) {
-      return;
-    }
-    callbacks.done(reporter, listeners, snapshot, r.owner);
-  }
-
-  // ---- waits (§2.9) ----
-
-  private void timeOut(JobRecord r, Waiter w) {
-    JobSnapshot snapshot;
-    synchronized (lock) {
-      if (!r.waiters.remove(w)) {
-        return;
-      }
-      snapshot = r.snapshot();
-    }
-    w.release();
-    w.result.complete(snapshot);
-  }
-
-  private void abortWait(JobRecord r, Waiter w) {
-    synchronized (lock) {
-      // only the handler that removes the waiter may fail it (race rule b)
-      if (!r.waiters.remove(w)) {
-        return;
-      }
-    }
-    w.release();
-    w.result.completeExceptionally(aborted());
-  }
-
-  private static JobsException aborted() {
-    return new JobsException(JobsException.WAIT_ABORTED, "wait aborted");
-  }
-
-  // ---- helpers ----
-
-  private void checkLive(Agent owner) {
-    if (agents.isEmpty()) {
-      throw new JobsException(
-          JobsException.OWNER_REGISTRY_MISSING,
-          "background job ownership requires the agent registry (the host provides none)");
-    }
-    Optional<Agent> current = agents.get().get(owner.id());
-    if (current.isEmpty() || current.get() != owner) {
-      throw new JobsException(
-          JobsException.OWNER_NOT_LIVE,
-          "agent \""
-              + owner.id()
-              + "\" is not the registered agent instance (background job owner must be live)");
-    }
-  }
-
-  /** Reserves an admission slot; returns true when the owner cleanup must be attached. */
-  private boolean reserve(Optional<Agent> owner) {
-    synchronized (lock) {
-      if (closing) {
-        throw closedFailure();
-      }
-      admission.reserve(owner, records.values());
-      if (owner.isEmpty()) {
-        return false;
-      }
-      Agent o = owner.get();
-      if (ownerCleanups.containsKey(o)) {
-        return false;
-      }
-      ownerCleanups.put(o, Registration.noop());
-      return true;
-    }
-  }
-
-  private void unreserveLocked(Optional<Agent> owner) {
-    admission.release(owner);
-  }
-
-  private JobRecord lookupLocked(JobId id, Optional<Agent> caller) {
-    JobRecord r = records.get(id);
-    if (r == null) {
-      throw new JobsException(JobsException.UNKNOWN_JOB, "unknown job " + Errors.echoedId(id.value()));
-    }
-    if (!visible(r, caller)) {
-      throw new JobsException(
-          JobsException.FOREIGN_JOB, "job " + id.value() + " belongs to another session");
-    }
-    return r;
-  }
-
-  private static boolean visible(JobRecord r, Optional<Agent> caller) {
-    return r.owner.isEmpty()
-        || (caller.isPresent() && r.owner.get().id().equals(caller.get().id()));
-  }
-
-  private List<Scope> chainOf(Optional<Agent> owner) {
-    return owner.isPresent() ? scopeChain.of(owner.get()) : List.of();
-  }
-
-  private void publishChange(Optional<Agent> owner) {
-    List<Scope> chain = chainOf(owner);
-    List<JobsChangedObserver> observers;
-    synchronized (lock) {
-      observers = routing.observers(chain, owner.isPresent());
-    }
-    callbacks.changed(observers, owner);
-  }
-
-  private static JobsException closedFailure() {
-    return new JobsException(JobsException.SERVICE_CLOSED, "jobs service is closed");
-  }
-
-  private static void closeQuietly(Registration r) {
-    try {
-      r.close();
-    } catch (RuntimeException e) {
-      // a host scope already disposed may refuse; the effect is moot then
-    }
-  }
-
-  private static Registration once(Runnable action) {
-    AtomicBoolean done = new AtomicBoolean();
+    AtomicBoolean closed = new AtomicBoolean();
     return () -> {
-      if (done.compareAndSet(false, true)) {
-        action.run();
+      if (closed.compareAndSet(false, true)) {
+        synchronized (store.lock()) {
+          store.routing().remove(scope, l -> list.apply(l).removeIf(e -> e == entry));
+        }
       }
     };
   }
