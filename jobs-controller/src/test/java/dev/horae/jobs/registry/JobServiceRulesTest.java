@@ -326,6 +326,23 @@ class JobServiceRulesTest {
   }
 
   @Test
+  void closingOneOfTwoIdenticalRegistrationsLeavesTheOther() {
+    LocalJobService s = service(10);
+    List<String> heard = new ArrayList<>();
+    dev.horae.spi.jobs.JobDoneListener listener =
+        dev.horae.spi.jobs.JobDoneListener.sync((snapshot, owner) -> heard.add("done"));
+    Registration first = s.onJobDone(Optional.empty(), listener);
+    var unused = s.onJobDone(Optional.empty(), listener);
+    // §2.12: duplicates are independent registrations, so closing one removes only itself
+    first.close();
+    TestJob job = new TestJob();
+    s.start(stream(job, Optional.empty()));
+    job.done.complete(JobOutcome.completed(Optional.empty()));
+    settlements.runAll();
+    assertThat(heard).containsExactly("done");
+  }
+
+  @Test
   void servesTellsWhetherAControllerServesTheOwner() {
     LocalJobService s = LocalJobService.builder(time, time).agents(registry).settlementExecutor(settlements).build();
     assertThat(s.serves(Optional.of(alice))).isFalse();
