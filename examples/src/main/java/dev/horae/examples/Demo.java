@@ -3,7 +3,7 @@ package dev.horae.examples;
 import dev.horae.gate.GateJson;
 import dev.horae.gate.runtime.ResumeOutcome;
 import dev.horae.jobs.JobsController;
-import dev.horae.jobs.LocalJobService;
+import dev.horae.jobs.registry.LocalJobService;
 import dev.horae.jobs.shell.BackgroundShellTool;
 import dev.horae.runtime.HoraeRuntime;
 import dev.horae.runtime.agent.RuntimeAgent;

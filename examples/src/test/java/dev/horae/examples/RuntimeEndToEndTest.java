@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.horae.invariant.Companions;
 import dev.horae.invariant.SessionLogCheck;
 import dev.horae.jobs.JobsController;
-import dev.horae.jobs.LocalJobService;
+import dev.horae.jobs.registry.LocalJobService;
 import dev.horae.jobs.shell.BackgroundShellTool;
 import dev.horae.runtime.HoraeRuntime;
 import dev.horae.runtime.agent.RuntimeAgent;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.horae.fuzz.FuzzRun.Verdict;
-import dev.horae.jobs.JobServiceConfig;
+import dev.horae.jobs.registry.JobServiceConfig;
 import dev.horae.jobs.JobsControllerConfig;
 import dev.horae.jobs.shell.ShellJobConfig;
 import dev.horae.spi.jobs.JobsException;

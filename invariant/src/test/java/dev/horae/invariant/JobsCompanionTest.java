@@ -3,7 +3,7 @@ package dev.horae.invariant;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.horae.jobs.LocalJobService;
+import dev.horae.jobs.registry.LocalJobService;
 import dev.horae.spi.Registration;
 import dev.horae.spi.agent.Agent;
 import dev.horae.spi.invariant.InvariantViolation;

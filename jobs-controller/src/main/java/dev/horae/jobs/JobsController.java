@@ -27,11 +27,12 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * JobService.start} requires.
  *
  * <p>The controller needs the host's job registry, which is a host-bound service rather than a
- * plugin: provide one (for example {@link LocalJobService#create(Host)}) as the host's {@link
- * JobService} first. Then install {@link #create()} or {@link #create(JobsControllerConfig)} as a
- * {@link Plugin} for one unscoped mount that serves every agent, or call {@link #mount} once per
- * preset scope; the registry then routes each settlement to the nearest
- * mount, so an agent reads exactly one notice per completion however many presets are mounted.
+ * plugin: provide one (for example {@link dev.horae.jobs.registry.LocalJobService#create(Host)})
+ * as the host's {@link JobService} first. Then install {@link #create()} or {@link
+ * #create(JobsControllerConfig)} as a {@link Plugin} for one unscoped mount that serves every
+ * agent, or call {@link #mount} once per preset scope; the registry then routes each settlement
+ * to the nearest mount, so an agent reads exactly one notice per completion however many presets
+ * are mounted.
  */
 public final class JobsController implements Plugin {
 

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.horae.jobs.fakes.ManualExecutor;
 import dev.horae.jobs.fakes.TestJob;
+import dev.horae.jobs.registry.LocalJobService;
 import dev.horae.spi.AbortSignal;
 import dev.horae.spi.agent.Agent;
 import dev.horae.spi.jobs.JobId;

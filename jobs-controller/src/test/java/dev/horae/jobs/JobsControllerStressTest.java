@@ -3,6 +3,8 @@ package dev.horae.jobs;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.horae.jobs.fakes.TestJob;
+import dev.horae.jobs.registry.JobServiceConfig;
+import dev.horae.jobs.registry.LocalJobService;
 import dev.horae.spi.agent.Agent;
 import dev.horae.spi.jobs.JobDoneListener;
 import dev.horae.spi.jobs.JobId;

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.horae.jobs.registry.JobServiceConfig;
+import dev.horae.jobs.registry.LocalJobService;
 import dev.horae.spi.gate.ToolCall;
 import dev.horae.spi.model.ChatMessage;
 import dev.horae.jobs.fakes.ManualExecutor;
@@ -328,6 +330,44 @@ class JobsControllerTest {
     settle(a, JobOutcome.completed(Optional.empty()));
     assertThat(idle.injections()).hasSize(1);
     assertThat(idle.followups()).isEmpty();
+  }
+
+  @Test
+  void onlyANoticeHeldBackByASpentBudgetSaysSoInItsSource() {
+    install("{\"maxConsecutiveWakes\":1}");
+    TestAgent idle = host.createAgent();
+    TestAgent busy = host.createAgent();
+    busy.setBusy();
+    for (TestAgent owner : new TestAgent[] {idle, idle, busy}) {
+      TestJob job = new TestJob();
+      start(job, owner, "job");
+      settle(job, JobOutcome.completed(Optional.empty()));
+    }
+    // the wake spent the budget; nobody claimed it, so the second notice was held back
+    assertThat(idle.followups()).hasSize(1);
+    assertThat(idle.followups().get(0).source().toJson().has("wakeBudget")).isFalse();
+    assertThat(idle.injections()).hasSize(1);
+    assertThat(idle.injections().get(0).source().toJson().toString())
+        .isEqualTo(
+            "{\"kind\":\"plugin\",\"plugin\":\"tool-jobs\",\"form\":\"notice\",\"summary\":"
+                + "\"bash job [status: completed]\",\"wakeBudget\":\"exhausted\"}");
+    // a busy owner's injection is the ordinary lane, not a spent budget
+    assertThat(busy.injections()).hasSize(1);
+    assertThat(busy.injections().get(0).source().toJson().has("wakeBudget")).isFalse();
+  }
+
+  @Test
+  void quietModeNeverMarksANoticeAsHeldBack() {
+    install("{\"completionDelivery\":\"quiet\",\"maxConsecutiveWakes\":1}");
+    TestAgent idle = host.createAgent();
+    for (int i = 0; i < 2; i++) {
+      TestJob job = new TestJob();
+      start(job, idle, "job");
+      settle(job, JobOutcome.completed(Optional.empty()));
+    }
+    assertThat(idle.injections()).hasSize(2);
+    assertThat(idle.injections())
+        .allSatisfy(m -> assertThat(m.source().toJson().has("wakeBudget")).isFalse());
   }
 
   @Test

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.horae.jobs.fakes.PolicyHost;
 import dev.horae.jobs.fakes.TestJob;
+import dev.horae.jobs.registry.LocalJobService;
 import dev.horae.spi.AbortSignal;
 import dev.horae.spi.agent.Agent;
 import dev.horae.spi.gate.ToolCall;

@@ -1,6 +1,7 @@
 package dev.horae.jobs;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import com.tngtech.archunit.base.DescribedPredicate;
 import com.tngtech.archunit.core.domain.JavaCall;
@@ -30,14 +31,20 @@ class PurityArchTest {
     "dev.horae.jobs.Utf8Bounds",
     "dev.horae.jobs.JobsControllerConfig",
     "dev.horae.jobs.CompletionDelivery",
-    "dev.horae.jobs.JobServiceConfig",
+    "dev.horae.jobs.registry.JobServiceConfig",
     "dev.horae.jobs.internal.ConfigValidation",
-    "dev.horae.jobs.internal.Errors",
+    "dev.horae.jobs.errors.internal.Errors",
     "dev.horae.jobs.internal.Schemas",
     "dev.horae.jobs.shell.OutputWindow",
     "dev.horae.jobs.shell.internal.Signals",
     "dev.horae.jobs.shell.internal.Signals$Platform",
   };
+
+  @Test
+  void everyListedPureClassExists() {
+    // a class renamed or moved without this list following would silently leave the rules below
+    assertThat(PURE).allSatisfy(name -> assertThat(ALL.contain(name)).as(name).isTrue());
+  }
 
   @Test
   void noClassReadsAStaticClock() {

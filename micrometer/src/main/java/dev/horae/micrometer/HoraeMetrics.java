@@ -30,7 +30,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 /**
  * Binds the figures of one {@link HoraeRuntime} to a Micrometer registry. Every meter is derived
  * from what the runtime already exposes: the session log (one event observer over every session:
- * reminders, dispatches, wakes, gate facts, turns, model calls, tokens), {@link
+ * reminders, dispatches, wakes, spent wake budgets, gate facts, turns, model calls, tokens), {@link
  * HoraeRuntime#awaiting()}, the job registry's listeners, the lease keeper's lost-lease listener
  * and the file store's fsync hook. The table of meters is in {@code docs/operations.md}.
  *
@@ -59,6 +59,11 @@ public final class HoraeMetrics implements MeterBinder, AutoCloseable {
   public static final String REMINDERS_LATENESS = "horae.reminders.lateness";
   /** Counter: library messages claimed by an agent, by {@code source} and {@code lane}. */
   public static final String WAKES = "horae.wakes";
+  /**
+   * Counter: notices an agent claimed that were injected because its consecutive-wake budget was
+   * spent (they would otherwise have woken it), by {@code source}.
+   */
+  public static final String WAKES_BUDGET_EXHAUSTED = "horae.wakes.budget.exhausted";
   /** Counter: jobs started, by {@code kind}. */
   public static final String JOBS_STARTED = "horae.jobs.started";
   /** Counter: jobs settled, by {@code kind} and {@code status}. */

@@ -27,6 +27,15 @@ final class SessionMeters {
    */
   private static final String TIME_CONTEXT = "time-context";
 
+  /**
+   * The notice source member the jobs controller sets on a notice it injected because the idle
+   * owner's consecutive-wake budget was spent (docs/jobs.md, "The completion notice"); this
+   * module reads the log, never the plugin, so it names the member here.
+   */
+  private static final String WAKE_BUDGET = "wakeBudget";
+
+  private static final String WAKE_BUDGET_EXHAUSTED = "exhausted";
+
   private final ScheduleFold fold;
   private final long liveFrom;
   private long next;
@@ -130,6 +139,9 @@ final class SessionMeters {
     if (live && source.path("kind").asText().equals("plugin") && !plugin.equals(TIME_CONTEXT)) {
       // the first message of a turn's first step is the one that opened the turn (it woke the agent)
       m.counter(HoraeMetrics.WAKES, "source", plugin, "lane", opening ? "followup" : "inject").increment();
+      if (source.path(WAKE_BUDGET).asText("").equals(WAKE_BUDGET_EXHAUSTED)) {
+        m.counter(HoraeMetrics.WAKES_BUDGET_EXHAUSTED, "source", plugin).increment();
+      }
     }
   }
 

@@ -4,7 +4,8 @@ import dev.horae.testkit.log.LogWaits;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.horae.jobs.JobsController;
-import dev.horae.jobs.LocalJobService;
+import dev.horae.jobs.JobsControllerConfig;
+import dev.horae.jobs.registry.LocalJobService;
 import dev.horae.runtime.HoraeRuntime;
 import dev.horae.runtime.agent.RuntimeAgent;
 import dev.horae.schedule.tools.SchedulePlugin;
@@ -23,6 +24,7 @@ import dev.horae.store.FileSessionStore;
 import dev.horae.store.MemorySessionStore;
 import dev.horae.testkit.agent.ScriptedModel;
 import dev.horae.testkit.time.ManualTime;
+import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.MockClock;
 import io.micrometer.core.instrument.Timer;
@@ -42,6 +44,7 @@ import org.junit.jupiter.api.io.TempDir;
  * The acceptance scenario of the metrics (issue 18): on a manual clock, a reminder due at 09:01:00
  * that is dispatched at 09:01:40 because the agent's turn was parked on a confirmation until then,
  * a job that settles, a gate that parks a call and an approval; then every meter's value, exactly.
+ * A second scenario spends a wake budget and counts the notice it held back.
  */
 class HoraeMetricsTest {
 
@@ -169,6 +172,73 @@ class HoraeMetricsTest {
       assertThat(counter(HoraeMetrics.STORE_FSYNCS)).as("at least one fsync per flush that wrote").isGreaterThanOrEqualTo(1.0);
       assertThat(counter(HoraeMetrics.LEASES_LOST)).isZero();
     }
+  }
+
+  @Test
+  void aNoticeHeldBackByASpentWakeBudgetCountsOnceWhenClaimed() throws Exception {
+    ScriptedModel model = new ScriptedModel()
+        .thenCall("start_jobs", Json.parse("{}"))
+        .thenText("three jobs started, one already done")
+        .thenText("job a finished")
+        .thenText("job b finished too");
+    CompletableFuture<JobOutcome> a = new CompletableFuture<>();
+    CompletableFuture<JobOutcome> b = new CompletableFuture<>();
+    CompletableFuture<JobOutcome> c = new CompletableFuture<>();
+    try (HoraeRuntime horae = HoraeRuntime.builder().store(new MemorySessionStore())
+        .clock(time).timers(time).model(model).build()) {
+      LocalJobService jobs = LocalJobService.create(horae);
+      horae.provide(JobService.class, jobs);
+      horae.closeOnShutdown(() -> jobs.closeAsync().toCompletableFuture().join());
+      horae.install(JobsController.create(JobsControllerConfig.builder().maxConsecutiveWakes(1).build()));
+      horae.tools().register(ToolDefinition.builder("start_jobs").description("Starts three jobs.")
+          .body((args, exec) -> {
+            for (var done : java.util.List.of(a, b, c)) {
+              var unused = jobs.start(JobStart.builder("build", "part", () -> JobHooks.finalOutput(reason -> { }, done))
+                  .owner(Optional.of(exec.agent())).build());
+            }
+            // job c ends while the agent is busy in this call: injected, which no budget decides
+            try {
+              settle(jobs, c);
+            } catch (InterruptedException e) {
+              Thread.currentThread().interrupt();
+              return CompletableFuture.failedFuture(e);
+            }
+            return CompletableFuture.completedFuture(Json.parse("{}"));
+          }).build());
+      HoraeMetrics metrics = HoraeMetrics.of(horae);
+      metrics.bindTo(registry);
+      horae.closeOnShutdown(metrics);
+
+      RuntimeAgent agent = horae.openAgent(SESSION, "UTC");
+      horae.prompt(agent, "Start two jobs.");
+      LogWaits.until(horae, agent, log -> count(log, "turn/end") == 1);
+      agent.whenIdle().toCompletableFuture().get(20, TimeUnit.SECONDS);
+
+      // job a wakes the idle agent and spends its one wake; claiming a notice never refills
+      settle(jobs, a);
+      LogWaits.until(horae, agent, log -> count(log, "turn/end") == 2);
+      agent.whenIdle().toCompletableFuture().get(20, TimeUnit.SECONDS);
+      // job b finds the agent idle with the budget spent: injected, waiting for the next turn
+      settle(jobs, b);
+      assertThat(registry.find(HoraeMetrics.WAKES_BUDGET_EXHAUSTED).counter()).isNull();
+
+      horae.prompt(agent, "Anything else?");
+      LogWaits.until(horae, agent, log -> count(log, "turn/end") == 3);
+      assertThat(counter(HoraeMetrics.WAKES_BUDGET_EXHAUSTED, "source", "tool-jobs")).isEqualTo(1.0);
+      assertThat(registry.find(HoraeMetrics.WAKES_BUDGET_EXHAUSTED).counters()).hasSize(1);
+      assertThat(registry.find(HoraeMetrics.WAKES).tags("source", "tool-jobs").counters().stream()
+          .mapToDouble(Counter::count).sum()).as("all three notices were claimed").isEqualTo(3.0);
+    }
+  }
+
+  /** Completes a job and returns once its notice was routed (plain listeners run after it). */
+  private static void settle(LocalJobService jobs, CompletableFuture<JobOutcome> done) throws InterruptedException {
+    CountDownLatch routed = new CountDownLatch(1);
+    var registration = jobs.onJobDone(Optional.empty(),
+        dev.horae.spi.jobs.JobDoneListener.sync((snap, owner) -> routed.countDown()));
+    done.complete(JobOutcome.completed(Optional.empty()));
+    assertThat(routed.await(20, TimeUnit.SECONDS)).isTrue();
+    registration.close();
   }
 
   @Test

@@ -24,8 +24,8 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
 import java.util.ArrayDeque;
 import java.util.Deque;
-import dev.horae.jobs.JobServiceConfig;
-import dev.horae.jobs.LocalJobService;
+import dev.horae.jobs.registry.JobServiceConfig;
+import dev.horae.jobs.registry.LocalJobService;
 import dev.horae.spi.jobs.JobService;
 
 /** The scenario binding of the in-memory reference host ({@code testkit}'s {@link TestHost}). */

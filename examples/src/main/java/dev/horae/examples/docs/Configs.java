@@ -1,6 +1,6 @@
 package dev.horae.examples.docs;
 
-import dev.horae.jobs.JobServiceConfig;
+import dev.horae.jobs.registry.JobServiceConfig;
 import dev.horae.jobs.JobsControllerConfig;
 import dev.horae.jobs.shell.ShellJobConfig;
 import dev.horae.spi.jobs.JobsException;

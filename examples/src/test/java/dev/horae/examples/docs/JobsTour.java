@@ -1,7 +1,7 @@
 package dev.horae.examples.docs;
 
 import dev.horae.jobs.JobsController;
-import dev.horae.jobs.LocalJobService;
+import dev.horae.jobs.registry.LocalJobService;
 import dev.horae.jobs.shell.BackgroundShellTool;
 import dev.horae.runtime.HoraeRuntime;
 import dev.horae.runtime.agent.RuntimeAgent;

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 import dev.horae.jobs.JobTexts;
 import dev.horae.jobs.JobsControllerConfig;
+import dev.horae.jobs.errors.internal.Errors;
 import dev.horae.spi.agent.Agent;
 import dev.horae.spi.jobs.JobId;
 import dev.horae.spi.jobs.JobRead;

@@ -1,5 +1,6 @@
 package dev.horae.jobs.internal;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.horae.jobs.CompletionDelivery;
 import dev.horae.jobs.JobTexts;
 import dev.horae.jobs.JobsControllerConfig;
@@ -22,12 +23,32 @@ import java.util.WeakHashMap;
  * Completion notices and their lanes (jobs spec §4): the routed reporter of one mount. A busy
  * owner gets the notice injected into its next step; an idle owner is woken by a follow-up while
  * its consecutive-wake budget lasts; {@code quiet} keeps everyone on injection. The budget is
- * refilled only when the owner claims a user-authored message. Thread-safe.
+ * refilled only when the owner claims a user-authored message. A notice injected because the
+ * budget was spent says so in its source ({@link #WAKE_BUDGET}). Thread-safe.
  */
 public final class NoticeDelivery implements JobReporter {
 
   /** The plugin name in notice sources. */
   public static final String PLUGIN = "tool-jobs";
+
+  /**
+   * The notice source member that marks a notice held back by a spent wake budget (docs/jobs.md,
+   * "The completion notice"; read by the operations meters).
+   */
+  public static final String WAKE_BUDGET = "wakeBudget";
+
+  /** The value of {@link #WAKE_BUDGET} on a held-back notice. */
+  public static final String WAKE_BUDGET_EXHAUSTED = "exhausted";
+
+  /** Where a notice goes (§4.3). */
+  private enum Lane {
+    /** Next-turn inbox; wakes the idle owner and spends one wake. */
+    FOLLOWUP,
+    /** Next-step inbox: a busy owner, or {@code quiet}. */
+    INJECT,
+    /** Next-step inbox because the idle owner's wake budget is spent. */
+    HELD_BACK
+  }
 
   private static final class Budget {
     long spent;
@@ -69,13 +90,30 @@ public final class NoticeDelivery implements JobReporter {
             snapshot.status(),
             snapshot.detail(),
             snapshot.outputLimitBytes());
-    UserMessage message = messages.text(notice.text(), MessageSource.notice(PLUGIN, notice.summary()));
-    if (spendWake(agent)) {
+    Lane lane = lane(agent);
+    UserMessage message = messages.text(notice.text(), source(notice.summary(), lane));
+    if (lane == Lane.FOLLOWUP) {
       agent.followup(message);
     } else {
       agent.inject(message);
     }
     service.attachNotice(snapshot.id(), agent, message.id());
+  }
+
+  /**
+   * The notice's source: the §4.2 shape, plus {@code wakeBudget: "exhausted"} on a notice that
+   * would have woken its idle owner but was injected because the budget was spent (docs/jobs.md,
+   * "The completion notice"). The log then tells a spent budget from {@code quiet}, which the
+   * operations meters read; a host source may carry such form-specific members (host spec §7.2).
+   */
+  private static MessageSource source(String summary, Lane lane) {
+    MessageSource plain = MessageSource.notice(PLUGIN, summary);
+    if (lane != Lane.HELD_BACK) {
+      return plain;
+    }
+    ObjectNode json = plain.toJson();
+    json.put(WAKE_BUDGET, WAKE_BUDGET_EXHAUSTED);
+    return MessageSource.fromJson(json);
   }
 
   /**
@@ -100,16 +138,17 @@ public final class NoticeDelivery implements JobReporter {
     toClose.forEach(Registration::close);
   }
 
-  private boolean spendWake(Agent agent) {
+  /** Picks the lane of §4.3, spending a wake on a follow-up. */
+  private Lane lane(Agent agent) {
     if (config.completionDelivery() == CompletionDelivery.QUIET
         || agent.status() != AgentStatus.IDLE) {
-      return false;
+      return Lane.INJECT;
     }
     boolean subscribe;
     synchronized (this) {
       Budget budget = budgets.computeIfAbsent(agent, a -> new Budget());
       if (budget.spent >= config.maxConsecutiveWakes()) {
-        return false;
+        return Lane.HELD_BACK;
       }
       budget.spent++;
       subscribe = !closed && !budget.subscribed;
@@ -122,7 +161,7 @@ public final class NoticeDelivery implements JobReporter {
         refills.add(r);
       }
     }
-    return true;
+    return Lane.FOLLOWUP;
   }
 
   private void onClaimed(Agent agent, UserMessage message) {

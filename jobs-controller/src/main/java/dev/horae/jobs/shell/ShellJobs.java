@@ -1,6 +1,6 @@
 package dev.horae.jobs.shell;
 
-import dev.horae.jobs.internal.Errors;
+import dev.horae.jobs.errors.internal.Errors;
 import dev.horae.jobs.shell.internal.ShellProcess;
 import dev.horae.jobs.shell.internal.Signals;
 import dev.horae.spi.agent.Agent;

@@ -3,7 +3,7 @@ package dev.horae.jobs.shell;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.horae.jobs.JobsController;
-import dev.horae.jobs.LocalJobService;
+import dev.horae.jobs.registry.LocalJobService;
 import dev.horae.jobs.fakes.ManualExecutor;
 import dev.horae.spi.AbortController;
 import dev.horae.spi.AbortSignal;

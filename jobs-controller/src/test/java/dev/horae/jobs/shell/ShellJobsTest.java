@@ -3,7 +3,7 @@ package dev.horae.jobs.shell;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.horae.jobs.LocalJobService;
+import dev.horae.jobs.registry.LocalJobService;
 import dev.horae.spi.jobs.JobId;
 import dev.horae.spi.jobs.JobSnapshot;
 import dev.horae.spi.jobs.JobStatus;

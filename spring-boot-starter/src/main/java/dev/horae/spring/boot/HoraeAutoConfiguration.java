@@ -1,7 +1,7 @@
 package dev.horae.spring.boot;
 
 import dev.horae.jobs.JobsController;
-import dev.horae.jobs.LocalJobService;
+import dev.horae.jobs.registry.LocalJobService;
 import dev.horae.runtime.HoraeRuntime;
 import dev.horae.schedule.tools.SchedulePlugin;
 import dev.horae.spi.gate.ToolGate;

@@ -1,7 +1,7 @@
 package dev.horae.spring.boot;
 
 import dev.horae.jobs.CompletionDelivery;
-import dev.horae.jobs.JobServiceConfig;
+import dev.horae.jobs.registry.JobServiceConfig;
 import dev.horae.jobs.JobsControllerConfig;
 import dev.horae.timecontext.TimeContextConfig;
 import java.nio.file.Path;

@@ -1,6 +1,6 @@
 package dev.horae.jobs.shell.internal;
 
-import dev.horae.jobs.internal.Errors;
+import dev.horae.jobs.errors.internal.Errors;
 import dev.horae.jobs.shell.OutputWindow;
 import dev.horae.spi.jobs.JobHooks;
 import dev.horae.spi.jobs.JobOutcome;

@@ -1,4 +1,4 @@
-package dev.horae.jobs;
+package dev.horae.jobs.registry;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -1,4 +1,4 @@
-package dev.horae.jobs.internal;
+package dev.horae.jobs.registry.internal;
 
 import dev.horae.spi.jobs.JobDoneListener;
 import dev.horae.spi.jobs.JobReporter;

@@ -1,5 +1,6 @@
-package dev.horae.jobs.internal;
+package dev.horae.jobs.registry.internal;
 
+import dev.horae.jobs.errors.internal.Errors;
 import dev.horae.spi.agent.Agent;
 import dev.horae.spi.jobs.JobDoneListener;
 import dev.horae.spi.jobs.JobReporter;

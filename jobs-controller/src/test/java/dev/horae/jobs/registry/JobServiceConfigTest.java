@@ -1,8 +1,9 @@
-package dev.horae.jobs;
+package dev.horae.jobs.registry;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.horae.jobs.JobsController;
 import dev.horae.jobs.fakes.TestJob;
 import dev.horae.spi.jobs.JobOutcome;
 import dev.horae.spi.jobs.JobStart;

@@ -1,4 +1,4 @@
-package dev.horae.jobs;
+package dev.horae.jobs.registry;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -323,6 +323,23 @@ class JobServiceRulesTest {
     second.done.complete(JobOutcome.completed(Optional.empty()));
     settlements.runAll();
     assertThat(heard).hasSize(3);
+  }
+
+  @Test
+  void closingOneOfTwoIdenticalRegistrationsLeavesTheOther() {
+    LocalJobService s = service(10);
+    List<String> heard = new ArrayList<>();
+    dev.horae.spi.jobs.JobDoneListener listener =
+        dev.horae.spi.jobs.JobDoneListener.sync((snapshot, owner) -> heard.add("done"));
+    Registration first = s.onJobDone(Optional.empty(), listener);
+    var unused = s.onJobDone(Optional.empty(), listener);
+    // §2.12: duplicates are independent registrations, so closing one removes only itself
+    first.close();
+    TestJob job = new TestJob();
+    s.start(stream(job, Optional.empty()));
+    job.done.complete(JobOutcome.completed(Optional.empty()));
+    settlements.runAll();
+    assertThat(heard).containsExactly("done");
   }
 
   @Test

@@ -1,4 +1,4 @@
-package dev.horae.jobs;
+package dev.horae.jobs.registry;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.horae.spi.jobs.JobsException;

@@ -1,4 +1,4 @@
-package dev.horae.jobs.internal;
+package dev.horae.jobs.registry.internal;
 
 import dev.horae.spi.agent.Agent;
 import dev.horae.spi.jobs.JobsException;

@@ -1,4 +1,4 @@
-package dev.horae.jobs.internal;
+package dev.horae.jobs.errors.internal;
 
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
