@@ -6,6 +6,7 @@ import dev.horae.schedule.CorruptScheduleLogException;
 import dev.horae.schedule.ScheduleChange;
 import dev.horae.schedule.ScheduleFold;
 import dev.horae.schedule.ScheduleRecord;
+import dev.horae.spi.message.MessageSource;
 import dev.horae.spi.session.EventTypes;
 import dev.horae.spi.session.Session;
 import dev.horae.spi.session.SessionEvent;
@@ -26,15 +27,6 @@ final class SessionMeters {
    * never queued on an inbox lane, so they are not wakes.
    */
   private static final String TIME_CONTEXT = "time-context";
-
-  /**
-   * The notice source member the jobs controller sets on a notice it injected because the idle
-   * owner's consecutive-wake budget was spent (docs/jobs.md, "The completion notice"); this
-   * module reads the log, never the plugin, so it names the member here.
-   */
-  private static final String WAKE_BUDGET = "wakeBudget";
-
-  private static final String WAKE_BUDGET_EXHAUSTED = "exhausted";
 
   private final ScheduleFold fold;
   private final long liveFrom;
@@ -139,7 +131,7 @@ final class SessionMeters {
     if (live && source.path("kind").asText().equals("plugin") && !plugin.equals(TIME_CONTEXT)) {
       // the first message of a turn's first step is the one that opened the turn (it woke the agent)
       m.counter(HoraeMetrics.WAKES, "source", plugin, "lane", opening ? "followup" : "inject").increment();
-      if (source.path(WAKE_BUDGET).asText("").equals(WAKE_BUDGET_EXHAUSTED)) {
+      if (MessageSource.wakeBudgetExhausted(source)) {
         m.counter(HoraeMetrics.WAKES_BUDGET_EXHAUSTED, "source", plugin).increment();
       }
     }

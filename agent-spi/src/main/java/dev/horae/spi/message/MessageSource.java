@@ -16,6 +16,9 @@ public final class MessageSource {
 
   private final ObjectNode json;
 
+  private static final String WAKE_BUDGET = "wakeBudget";
+  private static final String WAKE_BUDGET_EXHAUSTED = "exhausted";
+
   private MessageSource(ObjectNode json) {
     this.json = json;
   }
@@ -93,6 +96,32 @@ public final class MessageSource {
     o.put("form", "notice");
     o.put("summary", summary);
     return new MessageSource(o);
+  }
+
+  /**
+   * This notice's source marked as held back by its owner's wake budget: the member {@code
+   * wakeBudget: "exhausted"}, which a jobs notice carries when it would have woken its idle owner
+   * but was injected because the consecutive-wake budget was spent (docs/jobs.md, "The completion
+   * notice"; a form-specific member, host contract §7.2). The one home of the member's name and
+   * value: the jobs controller writes it, the operations meters read it from the log.
+   *
+   * @return a new source with the member
+   */
+  public MessageSource withWakeBudgetExhausted() {
+    ObjectNode o = json.deepCopy();
+    o.put(WAKE_BUDGET, WAKE_BUDGET_EXHAUSTED);
+    return new MessageSource(o);
+  }
+
+  /**
+   * Whether a source, in its JSON form as logged, says its notice was held back by a spent wake
+   * budget ({@link #withWakeBudgetExhausted()}).
+   *
+   * @param source the {@code source} member of a {@code user/message} event
+   * @return true when it carries {@code wakeBudget: "exhausted"}
+   */
+  public static boolean wakeBudgetExhausted(JsonNode source) {
+    return source.path(WAKE_BUDGET).asText("").equals(WAKE_BUDGET_EXHAUSTED);
   }
 
   /**

@@ -1,6 +1,5 @@
 package dev.horae.jobs.internal;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.horae.jobs.CompletionDelivery;
 import dev.horae.jobs.JobTexts;
 import dev.horae.jobs.JobsControllerConfig;
@@ -24,21 +23,12 @@ import java.util.WeakHashMap;
  * owner gets the notice injected into its next step; an idle owner is woken by a follow-up while
  * its consecutive-wake budget lasts; {@code quiet} keeps everyone on injection. The budget is
  * refilled only when the owner claims a user-authored message. A notice injected because the
- * budget was spent says so in its source ({@link #WAKE_BUDGET}). Thread-safe.
+ * budget was spent says so in its source ({@link MessageSource#withWakeBudgetExhausted()}). Thread-safe.
  */
 public final class NoticeDelivery implements JobReporter {
 
   /** The plugin name in notice sources. */
   public static final String PLUGIN = "tool-jobs";
-
-  /**
-   * The notice source member that marks a notice held back by a spent wake budget (docs/jobs.md,
-   * "The completion notice"; read by the operations meters).
-   */
-  public static final String WAKE_BUDGET = "wakeBudget";
-
-  /** The value of {@link #WAKE_BUDGET} on a held-back notice. */
-  public static final String WAKE_BUDGET_EXHAUSTED = "exhausted";
 
   /** Where a notice goes (§4.3). */
   private enum Lane {
@@ -111,9 +101,7 @@ public final class NoticeDelivery implements JobReporter {
     if (lane != Lane.HELD_BACK) {
       return plain;
     }
-    ObjectNode json = plain.toJson();
-    json.put(WAKE_BUDGET, WAKE_BUDGET_EXHAUSTED);
-    return MessageSource.fromJson(json);
+    return plain.withWakeBudgetExhausted();
   }
 
   /**
