@@ -377,17 +377,18 @@ public final class JdbcDispatchQueue implements DispatchQueue, LogCommitStore.Di
 
   @Override
   public Optional<DispatchClaim> claim(String owner, long leaseMs, long nowMs, int maxRecoveryAttempts) {
-    // DispatchTable.planClaim: pending and available, or running with a strictly expired (or
-    // unknown) lease and budget left; availability, then run id
+    // DispatchTable.planClaim: pending and available, or running with a strictly expired lease
+    // and budget left; availability, then run id. A running row always has a lease (the table's
+    // CHECK), so DispatchTable's "unknown lease counts as expired" has no case here
     return claimWhere("(status = 'pending' AND available_at_ms <= ?) OR (status = 'running' "
-        + "AND (lease_expires_ms IS NULL OR lease_expires_ms < ?) AND attempt_count < ?)",
+        + "AND lease_expires_ms < ? AND attempt_count < ?)",
         List.of(nowMs, nowMs, (long) maxRecoveryAttempts), owner, leaseMs, nowMs, true);
   }
 
   @Override
   public Optional<DispatchClaim> claimRetryExhausted(String owner, long leaseMs, int maxRecoveryAttempts, long nowMs) {
     // DispatchTable.planClaim with exhausted: strictly expired running records out of budget
-    return claimWhere("status = 'running' AND (lease_expires_ms IS NULL OR lease_expires_ms < ?) AND attempt_count >= ?",
+    return claimWhere("status = 'running' AND lease_expires_ms < ? AND attempt_count >= ?",
         List.of(nowMs, (long) maxRecoveryAttempts), owner, leaseMs, nowMs, false);
   }
 
