@@ -294,6 +294,31 @@ class JdbcDispatchRulesTest {
   }
 
   @Test
+  void aRowWhoseCommitNeverLandedIsReleasedByTheDecisionProcedure() {
+    // the outbox row is committed before the session append (docs/gate.md, "A JDBC backend"):
+    // when the append then fails, the row is there and the worker finds no committed work
+    DispatchRig rig = DispatchRig.of(DispatchRig.Kind.JDBC);
+    JdbcDispatchQueue q = (JdbcDispatchQueue) rig.queue;
+    Session s = rig.host.sessions().get(rig.thread).orElseThrow();
+    JdbcDispatchQueue writer = JdbcDispatchQueue.over(Postgres.dataSource(), q.prefix(), rig.host.clock(),
+        id -> Optional.of(s));
+    rig.host.sessions().detach(s);
+    ResumeTicket t = ResumeTicket.of("c", "r1", rig.thread, "snap", "fp", AwaitTarget.toolCall(
+        ToolAwaitReason.SCHEDULED_ACTION, "call-1", new PendingTool("echo", Json.mapper().createObjectNode())));
+    ThreadCommit parked = new ThreadCommit(rig.thread, new RunDisposition.Awaiting(t), List.of(), List.of(), List.of());
+    assertThatThrownBy(() -> writer.store().commit(parked, new CommitConditions(OptionalLong.empty(), Optional.empty()))
+        .toCompletableFuture().join()).cause().isInstanceOf(CommitStoreException.class)
+        .hasMessageStartingWith("appending the commit to thread " + rig.thread + " failed");
+    assertThat(q.record("r1").orElseThrow().status()).isEqualTo(DispatchStatus.PENDING);
+    DurableDispatcher.Attempt a = rig.dispatcher("d", DispatcherOptions.withLease(LEASE)).tick()
+        .toCompletableFuture().join().orElseThrow();
+    assertThat(a.claim().runId()).isEqualTo("r1");
+    assertThat(a.result()).isEqualTo(DurableDispatcher.Result.DONE);
+    assertThat(q.record("r1")).isEmpty();
+    assertThat(rig.toolRuns.get()).isZero();
+  }
+
+  @Test
   void anUnreachableDatabaseFailsEveryMethodWithACommitStoreError() {
     DataSource down = (DataSource) Proxy.newProxyInstance(DataSource.class.getClassLoader(),
         new Class<?>[] {DataSource.class}, (proxy, m, args) -> {
