@@ -145,14 +145,24 @@ final class DispatchTable {
   static ObjectNode enqueue(String runId, String threadId, long availableAtMs, Optional<RunActivation> activation) {
     ObjectNode o = fact("enqueue", runId, threadId);
     o.put("availableAtMs", availableAtMs);
-    activation.ifPresent(a -> {
-      ObjectNode j = o.putObject("activation");
-      j.put("runId", a.runId());
-      j.put("threadId", a.threadId());
-      j.put("snapshotId", a.snapshotId());
-      j.put("input", a.input());
-    });
+    activation.ifPresent(a -> o.set("activation", encodeActivation(a)));
     return o;
+  }
+
+  /** The JSON form of a stored activation: in an {@code enqueue} fact and a JDBC row alike. */
+  static ObjectNode encodeActivation(RunActivation a) {
+    ObjectNode j = F.objectNode();
+    j.put("runId", a.runId());
+    j.put("threadId", a.threadId());
+    j.put("snapshotId", a.snapshotId());
+    j.put("input", a.input());
+    return j;
+  }
+
+  /** Reads {@link #encodeActivation}'s form. */
+  static RunActivation decodeActivation(JsonNode a) {
+    return new RunActivation(a.path("runId").asText(), a.path("threadId").asText(),
+        a.path("snapshotId").asText(), a.path("input").asText());
   }
 
   private static ObjectNode fact(String op, String runId, String threadId) {
@@ -192,9 +202,7 @@ final class DispatchTable {
         if (r == null) {
           Rec n = new Rec(runId, threadId, at);
           if (f.hasNonNull("activation")) {
-            JsonNode a = f.get("activation");
-            n.activation = Optional.of(new RunActivation(a.path("runId").asText(), a.path("threadId").asText(),
-                a.path("snapshotId").asText(), a.path("input").asText()));
+            n.activation = Optional.of(decodeActivation(f.get("activation")));
           }
           records.put(runId, n);
         } else if (r.status == DispatchStatus.AWAITING) {

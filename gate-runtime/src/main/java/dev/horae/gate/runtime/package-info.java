@@ -17,8 +17,9 @@
  * {@link dev.horae.gate.runtime.DispatchQueue} under leases with epochs, and every commit of a
  * claimed attempt is fenced by its claim; {@link dev.horae.gate.runtime.InMemoryDispatchQueue} and
  * {@link dev.horae.gate.runtime.SessionDispatchQueue} (dispatch facts as {@code gate/dispatch}
- * events of the same session log) implement the queue, each paired with the commit store whose
- * atomic commit step runs its outbox and fence.
+ * events of the same session log) and {@link dev.horae.gate.runtime.JdbcDispatchQueue} (records
+ * and inbox in PostgreSQL tables, over plain JDBC) implement the queue, each paired with the
+ * commit store whose commit step runs its outbox and fence.
  */
 @NullMarked
 package dev.horae.gate.runtime;

@@ -37,7 +37,9 @@ final class DispatchRig implements AutoCloseable {
   /** Which backend a rig runs on. */
   enum Kind {
     IN_MEMORY,
-    SESSION_LOG
+    SESSION_LOG,
+    /** Commits in the session log, dispatch records in PostgreSQL ({@link JdbcDispatchQueue}). */
+    JDBC
   }
 
   static final String SNAPSHOT = "snapshot-1";
@@ -67,7 +69,8 @@ final class DispatchRig implements AutoCloseable {
     } else {
       Session s = host.sessions().create(CreateOptions.DEFAULT);
       this.thread = s.id();
-      this.queue = SessionDispatchQueue.over(host.sessions()::get, host.sessions()::flush);
+      this.queue = kind == Kind.JDBC ? jdbcQueue(host)
+          : SessionDispatchQueue.over(host.sessions()::get, host.sessions()::flush);
     }
     this.runtime = AgentRuntime.builder(this::script, (c, x) -> tool.apply(c, x)).gates(gates)
         .listener(new RunListener() {
@@ -78,6 +81,14 @@ final class DispatchRig implements AutoCloseable {
         }).build();
     runtime.registerSnapshot(AgentSnapshot.of(SNAPSHOT, Set.of(), List.of(ToolDescriptor.of("echo"),
         new ToolDescriptor("replayable", new ToolRecoveryPolicy.ReplaySafe(3), false, List.of(), false)), 16));
+  }
+
+  /** A migrated queue on tables of its own in the shared embedded PostgreSQL. */
+  static JdbcDispatchQueue jdbcQueue(LogHost host) {
+    JdbcDispatchQueue q = JdbcDispatchQueue.over(Postgres.dataSource(), Postgres.freshPrefix(), host.clock(),
+        host.sessions()::get, host.sessions()::flush);
+    q.migrate();
+    return q;
   }
 
   static DispatchRig of(Kind kind) {
@@ -206,7 +217,7 @@ final class DispatchRig implements AutoCloseable {
   /** The run facts committed for the Run, in order (disposition types, ended with its cause). */
   List<String> endedFacts(String runId) {
     List<String> out = new ArrayList<>();
-    if (kind == Kind.SESSION_LOG) {
+    if (kind != Kind.IN_MEMORY) {
       Session s = host.sessions().get(thread).orElseThrow();
       s.events().stream().filter(e -> e.type().equals("gate/commit")).forEach(e -> {
         JsonNode run = e.data().path("commit").path("run");
