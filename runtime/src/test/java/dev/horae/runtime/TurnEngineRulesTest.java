@@ -98,18 +98,8 @@ class TurnEngineRulesTest {
   @Test
   void answersThatDoNotMatchTheParkedCallAreRejectedAndNothingRuns() throws Exception {
     AtomicInteger runs = new AtomicInteger();
-    HoraeRuntimeTest.Recording model = new HoraeRuntimeTest.Recording()
-        .then(ModelResponse.calls(new ToolCall("c1", "risky", Json.parse("{}"))))
-        .then(ModelResponse.text("done"));
-    try (HoraeRuntime horae = HoraeRuntime.builder().clock(CLOCK).model(model).build()) {
-      horae.tools().register(counting("risky", runs));
-      var unused = horae.gates().register(ToolGate.named("confirm", (call, state) ->
-          CompletableFuture.completedFuture(GateOutcome.requireConfirmation("confirm-" + call.callId()))));
-      RuntimeAgent agent = horae.openAgent("s-parked");
-      CountDownLatch parked = new CountDownLatch(1);
-      var unusedAwaiting = horae.onAwaiting(c -> parked.countDown());
-      horae.prompt(agent, "do it");
-      assertThat(parked.await(20, TimeUnit.SECONDS)).isTrue();
+    try (HoraeRuntime horae = runtimeWhoseCallsNeedConfirmation(runs)) {
+      RuntimeAgent agent = parkedAgent(horae, "s-parked");
       AwaitingCall call = horae.awaiting().get(0);
       ResumeCommand good = ResumeCommand.fromTicket(call.ticket(), ResumeResult.allow(), CLOCK.millis());
 
@@ -139,18 +129,8 @@ class TurnEngineRulesTest {
   @Test
   void anApprovedCallRunsOnceAndASecondAnswerFindsNothingToAnswer() throws Exception {
     AtomicInteger runs = new AtomicInteger();
-    HoraeRuntimeTest.Recording model = new HoraeRuntimeTest.Recording()
-        .then(ModelResponse.calls(new ToolCall("c1", "risky", Json.parse("{}"))))
-        .then(ModelResponse.text("done"));
-    try (HoraeRuntime horae = HoraeRuntime.builder().clock(CLOCK).model(model).build()) {
-      horae.tools().register(counting("risky", runs));
-      var unused = horae.gates().register(ToolGate.named("confirm", (call, state) ->
-          CompletableFuture.completedFuture(GateOutcome.requireConfirmation("confirm-" + call.callId()))));
-      RuntimeAgent agent = horae.openAgent("s-approved");
-      CountDownLatch parked = new CountDownLatch(1);
-      var unusedAwaiting = horae.onAwaiting(c -> parked.countDown());
-      horae.prompt(agent, "do it");
-      assertThat(parked.await(20, TimeUnit.SECONDS)).isTrue();
+    try (HoraeRuntime horae = runtimeWhoseCallsNeedConfirmation(runs)) {
+      RuntimeAgent agent = parkedAgent(horae, "s-approved");
       String runId = horae.awaiting().get(0).runId();
       ResumeOutcome first = horae.approve(runId).toCompletableFuture().get(20, TimeUnit.SECONDS);
       assertThat(first).isInstanceOf(ResumeOutcome.Advanced.class);
@@ -160,6 +140,28 @@ class TurnEngineRulesTest {
       assertThat(runs).hasValue(1);
       assertThat(types(agent)).endsWith(EventTypes.TURN_END);
     }
+  }
+
+  /** A runtime whose one tool, {@code risky}, counts its runs and needs a person's confirmation. */
+  private static HoraeRuntime runtimeWhoseCallsNeedConfirmation(AtomicInteger runs) {
+    HoraeRuntimeTest.Recording model = new HoraeRuntimeTest.Recording()
+        .then(ModelResponse.calls(new ToolCall("c1", "risky", Json.parse("{}"))))
+        .then(ModelResponse.text("done"));
+    HoraeRuntime horae = HoraeRuntime.builder().clock(CLOCK).model(model).build();
+    horae.tools().register(counting("risky", runs));
+    var unused = horae.gates().register(ToolGate.named("confirm", (call, state) ->
+        CompletableFuture.completedFuture(GateOutcome.requireConfirmation("confirm-" + call.callId()))));
+    return horae;
+  }
+
+  /** An agent of {@code horae} whose first turn parked its call; returns once the call awaits. */
+  private static RuntimeAgent parkedAgent(HoraeRuntime horae, String sessionId) throws InterruptedException {
+    RuntimeAgent agent = horae.openAgent(sessionId);
+    CountDownLatch parked = new CountDownLatch(1);
+    var unused = horae.onAwaiting(c -> parked.countDown());
+    horae.prompt(agent, "do it");
+    assertThat(parked.await(20, TimeUnit.SECONDS)).isTrue();
+    return agent;
   }
 
   private static String code(HoraeRuntime horae, ResumeCommand command) throws Exception {
