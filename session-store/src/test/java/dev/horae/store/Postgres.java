@@ -20,9 +20,10 @@ import org.jspecify.annotations.Nullable;
  * and removes the directory once this JVM is gone, however it ended; on a normal exit the hook has
  * already done both and the watchdog finds nothing left.
  */
-final class Postgres {
+public final class Postgres {
 
   private static @Nullable EmbeddedPostgres server;
+  private static final java.util.concurrent.atomic.AtomicInteger PREFIXES = new java.util.concurrent.atomic.AtomicInteger();
 
   private Postgres() {}
 
@@ -31,7 +32,7 @@ final class Postgres {
    *
    * @throws IOException when it cannot start
    */
-  static synchronized void start() throws IOException {
+  public static synchronized void start() throws IOException {
     if (server == null) {
       Path data = Files.createTempDirectory("horae-pg");
       EmbeddedPostgres started =
@@ -71,11 +72,36 @@ final class Postgres {
    * @return a data source
    * @throws IllegalStateException when {@link #start} was not called
    */
-  static synchronized DataSource dataSource() {
+  public static synchronized DataSource dataSource() {
     EmbeddedPostgres s = server;
     if (s == null) {
       throw new IllegalStateException("PostgreSQL is not running");
     }
     return s.getPostgresDatabase();
+  }
+
+  /**
+   * Starts the server unless it runs and returns its data source; for suites that start it lazily
+   * (gate-runtime's JDBC dispatch suites use this class through session-store's test jar).
+   *
+   * @return a data source
+   * @throws java.io.UncheckedIOException when the server cannot start
+   */
+  public static synchronized DataSource started() {
+    try {
+      start();
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException("embedded PostgreSQL did not start", e);
+    }
+    return dataSource();
+  }
+
+  /**
+   * A table prefix no other caller of this JVM got, so suites sharing the one server keep apart.
+   *
+   * @return the prefix, e.g. {@code t7_}
+   */
+  public static String freshPrefix() {
+    return "t" + PREFIXES.incrementAndGet() + "_";
   }
 }

@@ -1,5 +1,6 @@
 package dev.horae.gate.runtime;
 
+import dev.horae.store.Postgres;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.horae.gate.RunState;
@@ -85,7 +86,7 @@ final class DispatchRig implements AutoCloseable {
 
   /** A migrated queue on tables of its own in the shared embedded PostgreSQL. */
   static JdbcDispatchQueue jdbcQueue(LogHost host) {
-    JdbcDispatchQueue q = JdbcDispatchQueue.over(Postgres.dataSource(), Postgres.freshPrefix(), host.clock(),
+    JdbcDispatchQueue q = JdbcDispatchQueue.over(Postgres.started(), Postgres.freshPrefix(), host.clock(),
         host.sessions()::get, host.sessions()::flush);
     q.migrate();
     return q;

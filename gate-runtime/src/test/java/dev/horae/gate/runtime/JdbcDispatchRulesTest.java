@@ -1,5 +1,6 @@
 package dev.horae.gate.runtime;
 
+import dev.horae.store.Postgres;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -63,20 +64,20 @@ class JdbcDispatchRulesTest {
   }
 
   private JdbcDispatchQueue migrated() {
-    JdbcDispatchQueue q = queue(Postgres.dataSource());
+    JdbcDispatchQueue q = queue(Postgres.started());
     q.migrate();
     return q;
   }
 
   private static void sql(String statement) throws SQLException {
-    try (Connection c = Postgres.dataSource().getConnection(); Statement s = c.createStatement()) {
+    try (Connection c = Postgres.started().getConnection(); Statement s = c.createStatement()) {
       s.execute(statement);
     }
   }
 
   private List<String> history() throws SQLException {
     List<String> rows = new ArrayList<>();
-    try (Connection c = Postgres.dataSource().getConnection(); Statement s = c.createStatement();
+    try (Connection c = Postgres.started().getConnection(); Statement s = c.createStatement();
         ResultSet r = s.executeQuery("SELECT version, checksum, applied_at_ms FROM " + prefix + "schema ORDER BY version")) {
       while (r.next()) {
         rows.add(r.getInt(1) + " " + r.getString(2) + " " + r.getLong(3));
@@ -86,7 +87,7 @@ class JdbcDispatchRulesTest {
   }
 
   private static boolean exists(String relation) throws SQLException {
-    try (Connection c = Postgres.dataSource().getConnection(); Statement s = c.createStatement();
+    try (Connection c = Postgres.started().getConnection(); Statement s = c.createStatement();
         ResultSet r = s.executeQuery("SELECT to_regclass('" + relation + "') IS NOT NULL")) {
       r.next();
       return r.getBoolean(1);
@@ -103,7 +104,7 @@ class JdbcDispatchRulesTest {
   void migrateCreatesTheTablesOnceAndRecordsTheChecksumAtTheClocksTime() throws SQLException {
     JdbcDispatchQueue q = migrated();
     q.migrate();
-    queue(Postgres.dataSource()).migrate();
+    queue(Postgres.started()).migrate();
     assertThat(history()).containsExactly("1 " + JdbcDispatchQueue.checksum(1) + " " + host.clock().millis());
     assertThat(JdbcDispatchQueue.checksum(1)).hasSize(64).isEqualTo(JdbcDispatchQueue.checksum(1));
     for (String relation : List.of("dispatch", "resume_inbox", "schema", "dispatch_claimable", "resume_inbox_run")) {
@@ -116,7 +117,7 @@ class JdbcDispatchRulesTest {
   @Test
   void theClaimIndexIsOnStatusThenAvailability() throws SQLException {
     migrated();
-    try (Connection c = Postgres.dataSource().getConnection(); Statement s = c.createStatement();
+    try (Connection c = Postgres.started().getConnection(); Statement s = c.createStatement();
         ResultSet r = s.executeQuery("SELECT indexdef FROM pg_indexes WHERE indexname = '" + prefix + "dispatch_claimable'")) {
       assertThat(r.next()).isTrue();
       assertThat(r.getString(1)).endsWith("(status, available_at_ms)");
@@ -128,7 +129,7 @@ class JdbcDispatchRulesTest {
     migrated();
     sql("UPDATE " + prefix + "schema SET checksum = 'edited'");
     sql("DROP INDEX " + prefix + "dispatch_claimable");
-    assertThatThrownBy(() -> queue(Postgres.dataSource()).migrate()).isInstanceOf(CommitStoreException.class)
+    assertThatThrownBy(() -> queue(Postgres.started()).migrate()).isInstanceOf(CommitStoreException.class)
         .hasMessageContaining("dispatch schema version 1 in " + prefix + "schema was applied with checksum edited, "
             + "but this library's is " + JdbcDispatchQueue.checksum(1))
         .hasMessageContaining("nothing was changed");
@@ -141,7 +142,7 @@ class JdbcDispatchRulesTest {
     migrated();
     sql("INSERT INTO " + prefix + "schema (version, checksum, applied_at_ms) VALUES (2, 'future', 7)");
     sql("DROP INDEX " + prefix + "dispatch_claimable");
-    assertThatThrownBy(() -> queue(Postgres.dataSource()).migrate()).isInstanceOf(CommitStoreException.class)
+    assertThatThrownBy(() -> queue(Postgres.started()).migrate()).isInstanceOf(CommitStoreException.class)
         .hasMessageContaining(prefix + "schema records dispatch schema version 2, newer than this library's 1");
     assertThat(exists(prefix + "dispatch_claimable")).isFalse();
     assertThat(history()).hasSize(2);
@@ -151,7 +152,7 @@ class JdbcDispatchRulesTest {
   void aFailingMigrationRollsBackEveryStatement() throws SQLException {
     // a view where the inbox table goes: CREATE TABLE IF NOT EXISTS passes over it, its index fails
     sql("CREATE VIEW " + prefix + "resume_inbox AS SELECT 1 AS id");
-    assertThatThrownBy(() -> queue(Postgres.dataSource()).migrate()).isInstanceOf(CommitStoreException.class)
+    assertThatThrownBy(() -> queue(Postgres.started()).migrate()).isInstanceOf(CommitStoreException.class)
         .hasMessageStartingWith("cannot migrate the dispatch tables " + prefix + "dispatch, " + prefix + "resume_inbox: ");
     assertThat(exists(prefix + "dispatch")).isFalse();
     assertThat(exists(prefix + "schema")).isFalse();
@@ -169,13 +170,13 @@ class JdbcDispatchRulesTest {
   @Test
   void thePrefixMustBeALowercaseIdentifierPrefix() {
     for (String bad : List.of("", "Gate_", "1gate_", "gate-", "gate_; DROP TABLE x; --", "a".repeat(32))) {
-      assertThatThrownBy(() -> JdbcDispatchQueue.over(Postgres.dataSource(), bad, host.clock(), host.sessions()::get))
+      assertThatThrownBy(() -> JdbcDispatchQueue.over(Postgres.started(), bad, host.clock(), host.sessions()::get))
           .as(bad).isInstanceOf(IllegalArgumentException.class)
           .hasMessage("dispatch table prefix must match [a-z_][a-z0-9_]{0,30}, got \"" + bad + "\"");
     }
-    assertThat(JdbcDispatchQueue.over(Postgres.dataSource(), "a".repeat(31), host.clock(), host.sessions()::get)
+    assertThat(JdbcDispatchQueue.over(Postgres.started(), "a".repeat(31), host.clock(), host.sessions()::get)
         .prefix()).hasSize(31);
-    assertThat(JdbcDispatchQueue.over(Postgres.dataSource(), JdbcDispatchQueue.DEFAULT_PREFIX, host.clock(),
+    assertThat(JdbcDispatchQueue.over(Postgres.started(), JdbcDispatchQueue.DEFAULT_PREFIX, host.clock(),
         host.sessions()::get).ddl().get(0)).startsWith("CREATE TABLE IF NOT EXISTS gate_dispatch (");
   }
 
@@ -186,7 +187,7 @@ class JdbcDispatchRulesTest {
     JdbcDispatchQueue q = migrated();
     q.submit(act("r-a"), 0);
     q.submit(act("r-b"), 0);
-    try (Connection holder = Postgres.dataSource().getConnection()) {
+    try (Connection holder = Postgres.started().getConnection()) {
       holder.setAutoCommit(false);
       try (Statement s = holder.createStatement()) {
         s.executeQuery("SELECT 1 FROM " + prefix + "dispatch WHERE run_id = 'r-a' FOR UPDATE").close();
@@ -202,7 +203,7 @@ class JdbcDispatchRulesTest {
   @Test
   void concurrentClaimersOnSeparateQueuesNeverTakeTheSameRun() throws Exception {
     JdbcDispatchQueue first = migrated();
-    JdbcDispatchQueue second = queue(Postgres.dataSource());
+    JdbcDispatchQueue second = queue(Postgres.started());
     int runs = 40;
     for (int i = 0; i < runs; i++) {
       first.submit(act("run-" + i), 0);
@@ -267,7 +268,7 @@ class JdbcDispatchRulesTest {
   @Test
   void aTransactionThatFailsToCommitLeavesNothingAndIsReportedUncertain() {
     JdbcDispatchQueue q = migrated();
-    JdbcDispatchQueue broken = queue(failingCommits(Postgres.dataSource()));
+    JdbcDispatchQueue broken = queue(failingCommits(Postgres.started()));
     ResumeCommand answer = ResumeCommand.of("c1", "r1", session.id(), "snap", "fp", new ResumeResult.Input("hi"), 0);
     assertThatThrownBy(() -> broken.submitResume(answer, 5)).isInstanceOf(CommitStoreException.class)
         .hasMessage("cannot store an answer for run r1: the commit failed, so whether it landed is unknown: connection reset");
@@ -279,7 +280,7 @@ class JdbcDispatchRulesTest {
 
   @Test
   void aFailedOutboxFailsTheCommitBeforeTheSessionAppend() {
-    JdbcDispatchQueue broken = queue(failingCommits(Postgres.dataSource()));
+    JdbcDispatchQueue broken = queue(failingCommits(Postgres.started()));
     migrated();
     ResumeTicket t = ResumeTicket.of("c", "r1", session.id(), "snap", "fp", AwaitTarget.toolCall(
         ToolAwaitReason.SCHEDULED_ACTION, "call-1", new PendingTool("echo", Json.mapper().createObjectNode())));
@@ -300,7 +301,7 @@ class JdbcDispatchRulesTest {
     DispatchRig rig = DispatchRig.of(DispatchRig.Kind.JDBC);
     JdbcDispatchQueue q = (JdbcDispatchQueue) rig.queue;
     Session s = rig.host.sessions().get(rig.thread).orElseThrow();
-    JdbcDispatchQueue writer = JdbcDispatchQueue.over(Postgres.dataSource(), q.prefix(), rig.host.clock(),
+    JdbcDispatchQueue writer = JdbcDispatchQueue.over(Postgres.started(), q.prefix(), rig.host.clock(),
         id -> Optional.of(s));
     rig.host.sessions().detach(s);
     ResumeTicket t = ResumeTicket.of("c", "r1", rig.thread, "snap", "fp", AwaitTarget.toolCall(
