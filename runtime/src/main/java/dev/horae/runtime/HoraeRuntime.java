@@ -167,8 +167,13 @@ public final class HoraeRuntime implements Host, AutoCloseable {
     }
     var unused = core.agents().onStatus((agent, status) -> {
       if (status == AgentStatus.IDLE) {
-        var ignored = sessions.flush(agent.session()).exceptionally(e -> {
-          warnings.warn("flush of " + agent.id() + " failed; its last turn may not be durable", Optional.of(e));
+        Session session = agent.session();
+        var ignored = sessions.flush(session).exceptionally(e -> {
+          // a session closed meanwhile (closeSession, close) had its own last flush after the agent
+          // stopped, which reports its own failure; this one only raced the store's release
+          if (sessions.get(session.id()).map(live -> live == session).orElse(false)) {
+            warnings.warn("flush of " + agent.id() + " failed; its last turn may not be durable", Optional.of(e));
+          }
           return false;
         });
       }

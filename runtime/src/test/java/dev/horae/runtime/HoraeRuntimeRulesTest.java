@@ -135,6 +135,53 @@ class HoraeRuntimeRulesTest {
   }
 
   @Test
+  void anIdleFlushThatLosesTheRaceWithClosingItsSessionIsNotReportedButOneOnALiveSessionIs() throws Exception {
+    MemorySessionStore memory = new MemorySessionStore();
+    java.util.Map<String, CompletableFuture<Void>> held = new java.util.concurrent.ConcurrentHashMap<>();
+    java.util.concurrent.CountDownLatch bothHeld = new java.util.concurrent.CountDownLatch(2);
+    java.util.Set<String> holding = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    holding.add("s-closed");
+    holding.add("s-live");
+    dev.horae.spi.session.SessionStore store = new dev.horae.spi.session.SessionStore() {
+      @Override
+      public Optional<dev.horae.spi.session.StoredSession> load(String id) {
+        return memory.load(id);
+      }
+
+      @Override
+      public java.util.Set<String> ids() {
+        return memory.ids();
+      }
+
+      @Override
+      public java.util.concurrent.CompletionStage<Void> persist(dev.horae.spi.session.SessionHeader header, List<SessionEvent> log) {
+        // the first flush after a turn (the idle flush) of each session is held until the test fails it
+        if (log.stream().anyMatch(e -> e.type().equals(EventTypes.TURN_END)) && holding.remove(header.id())) {
+          CompletableFuture<Void> f = new CompletableFuture<>();
+          held.put(header.id(), f);
+          bothHeld.countDown();
+          return f;
+        }
+        return memory.persist(header, log);
+      }
+    };
+    List<String> warned = Collections.synchronizedList(new ArrayList<>());
+    try (HoraeRuntime horae = HoraeRuntime.builder().store(store).clock(CLOCK).warnings((m, c) -> warned.add(m))
+        .model(r -> CompletableFuture.completedFuture(ModelResponse.text("hi"))).build()) {
+      horae.prompt(horae.openAgent("s-closed"), "hello");
+      horae.prompt(horae.openAgent("s-live"), "hello");
+      assertThat(bothHeld.await(20, TimeUnit.SECONDS)).isTrue();
+      // closing flushes again (not held) and detaches; the held idle flush then fails as a store that
+      // already released the session fails it
+      assertThat(horae.closeSession("s-closed")).isTrue();
+      java.util.Objects.requireNonNull(held.get("s-closed")).completeExceptionally(new IllegalStateException("session s-closed is closed in this store"));
+      java.util.Objects.requireNonNull(held.get("s-live")).completeExceptionally(new IllegalStateException("disk full"));
+      assertThat(memory.load("s-closed").orElseThrow().events()).extracting(SessionEvent::type).contains(EventTypes.TURN_END);
+      assertThat(warned).containsExactly("flush of s-live failed; its last turn may not be durable");
+    }
+  }
+
+  @Test
   void closeReleasesRegisteredResourcesLastFirstAndWarnsOfOneThatFails() {
     List<String> closed = Collections.synchronizedList(new ArrayList<>());
     List<String> warned = Collections.synchronizedList(new ArrayList<>());
