@@ -258,7 +258,7 @@ public class DueWorkBenchmark {
     public void run() throws Exception {
       scheduler.start();
       await(done, "db-scheduler tasks");
-      // the listener hears of an execution as its row is deleted: wait for the last deletes
+      // the listener may hear of the last executions before their rows are deleted: wait for the deletes
       while (remaining() > 0) {
         Thread.onSpinWait();
       }
