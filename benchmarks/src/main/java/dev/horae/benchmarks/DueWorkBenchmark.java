@@ -235,7 +235,7 @@ public class DueWorkBenchmark {
       // the rows db-scheduler's client writes for a task without data, in one batch
       try (Connection c = pool.getConnection(); PreparedStatement p = c.prepareStatement(
           "insert into scheduled_tasks (task_name, task_instance, execution_time, picked, version) values (?, ?, ?, false, 1)")) {
-        Timestamp now = Timestamp.from(Instant.now());
+        Timestamp now = Timestamp.from(SystemTime.wallClock().instant());
         for (int i = 0; i < n; i++) {
           p.setString(1, "bench");
           p.setString(2, "task-" + i);
@@ -301,7 +301,7 @@ public class DueWorkBenchmark {
       this.done = new CountDownLatch(n);
       this.store = JdbcSessionStore.create(pool, JdbcSessionStore.DEFAULT_PREFIX, ScheduleDueIndex::track);
       store.migrate();
-      Instant now = Instant.now();
+      Instant now = SystemTime.wallClock().instant();
       String due = UTC.format(now.minusSeconds(1));
       for (int i = 0; i < n; i++) {
         SessionEvent create = SessionEvent.of(0, "schedule/change", now.toEpochMilli(), Json.parse(
