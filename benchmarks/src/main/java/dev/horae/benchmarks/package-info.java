@@ -19,7 +19,10 @@
  *   <li>{@link dev.horae.benchmarks.GateBenchmark}: a gated Run's perform and resume on the
  *       production sessions service;
  *   <li>{@link dev.horae.benchmarks.ScheduleToolLatencyBenchmark}: Schedule tool calls through the
- *       production runtime's tool registry on a long log.
+ *       production runtime's tool registry on a long log;
+ *   <li>{@link dev.horae.benchmarks.DueWorkBenchmark}: due work drained from one embedded
+ *       PostgreSQL, Horae's reminders and scheduled actions side by side with db-scheduler's
+ *       one-time tasks (issue 15; db-scheduler is a dependency of this module only).
  * </ul>
  *
  * <p>Every benchmark runs on production types only (the runtime, the sessions service, the
@@ -27,7 +30,7 @@
  *
  * <p>The support types ({@link dev.horae.benchmarks.ScheduleLogs}, {@link
  * dev.horae.benchmarks.ScheduleHosts}, {@link dev.horae.benchmarks.ArraySession}, {@link
- * dev.horae.benchmarks.ListenerCapture}) build the inputs;
+ * dev.horae.benchmarks.ListenerCapture}, {@link dev.horae.benchmarks.BenchPostgres}) build the inputs;
  * they are not measured.
  */
 @NullMarked
