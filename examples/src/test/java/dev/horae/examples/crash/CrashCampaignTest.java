@@ -140,9 +140,12 @@ class CrashCampaignTest {
   @Timeout(value = 420, unit = TimeUnit.SECONDS)
   void scheduleDispatch() throws Exception {
     Random random = new Random(SEED + 1);
+    // the durable end of the log when each killed child was gone: events before it were written
+    // by a process that was then killed
+    long lastKilledEnd = 0;
     for (int round = 0; round < SCHEDULE_KILLS; round++) {
       runAndKill("schedule", round, random);
-      checkFolder(true);
+      lastKilledEnd = checkFolder(true).size();
     }
     drain("schedule", random);
     List<SessionEvent> log = checkFolder(true);
@@ -185,11 +188,23 @@ class CrashCampaignTest {
     }
     assertThat(created).as("reminders were created").isPositive();
     assertThat(dispatches.values()).as("no reminder is dispatched twice").allMatch(n -> n == 1);
-    assertThat(dispatches.keySet()).as("every dispatched reminder was delivered").isSubsetOf(deliveries.keySet());
+    // The open window of docs/schedule.md ("Bursts"): a dispatch is durable at its barrier, but the
+    // reminder turn appends its user/message afterwards, so a kill between the two leaves a durable
+    // dispatch without its delivery. Such a loss must lie in a killed child's part of the log; the
+    // drain run, which nothing kills, must deliver everything it dispatches.
+    int undelivered = 0;
+    for (Map.Entry<String, Long> d : dispatchedAt.entrySet()) {
+      if (!deliveries.containsKey(d.getKey())) {
+        undelivered++;
+        assertThat(d.getValue()).as("%s was dispatched by the drain run and never delivered", d.getKey())
+            .isLessThan(lastKilledEnd);
+      }
+    }
     assertThat(ScheduleFold.fold(log, 0).active()).as("recovery dispatched every overdue reminder").isEmpty();
     System.out.println("crash campaign schedule: kills=" + SCHEDULE_KILLS + " recovered=" + (SCHEDULE_KILLS + 1)
         + " reminders=" + created + " dispatched=" + dispatches.size() + " duplicates=" + duplicates
-        + " (documented window) interruptedTurns=" + interrupted);
+        + " (documented window) undelivered=" + undelivered + " (the open window, each in a killed child)"
+        + " interruptedTurns=" + interrupted);
   }
 
   @Test
