@@ -102,26 +102,11 @@ class HoraeRuntimeRulesTest {
   void anIdleAgentsSessionIsFlushedToTheStoreTheApplicationGave() throws Exception {
     MemorySessionStore memory = new MemorySessionStore();
     java.util.concurrent.CountDownLatch turnPersisted = new java.util.concurrent.CountDownLatch(1);
-    dev.horae.spi.session.SessionStore store = new dev.horae.spi.session.SessionStore() {
-      @Override
-      public Optional<dev.horae.spi.session.StoredSession> load(String id) {
-        return memory.load(id);
+    dev.horae.spi.session.SessionStore store = over(memory, (header, log) -> memory.persist(header, log).thenRun(() -> {
+      if (log.stream().anyMatch(e -> e.type().equals(EventTypes.TURN_END))) {
+        turnPersisted.countDown();
       }
-
-      @Override
-      public java.util.Set<String> ids() {
-        return memory.ids();
-      }
-
-      @Override
-      public java.util.concurrent.CompletionStage<Void> persist(dev.horae.spi.session.SessionHeader header, List<SessionEvent> log) {
-        return memory.persist(header, log).thenRun(() -> {
-          if (log.stream().anyMatch(e -> e.type().equals(EventTypes.TURN_END))) {
-            turnPersisted.countDown();
-          }
-        });
-      }
-    };
+    }));
     try (HoraeRuntime horae = HoraeRuntime.builder().store(store).clock(CLOCK)
         .model(r -> CompletableFuture.completedFuture(ModelResponse.text("hi"))).build()) {
       RuntimeAgent agent = horae.openAgent("s-flushed");
@@ -142,29 +127,16 @@ class HoraeRuntimeRulesTest {
     java.util.Set<String> holding = java.util.concurrent.ConcurrentHashMap.newKeySet();
     holding.add("s-closed");
     holding.add("s-live");
-    dev.horae.spi.session.SessionStore store = new dev.horae.spi.session.SessionStore() {
-      @Override
-      public Optional<dev.horae.spi.session.StoredSession> load(String id) {
-        return memory.load(id);
+    dev.horae.spi.session.SessionStore store = over(memory, (header, log) -> {
+      // the first flush after a turn (the idle flush) of each session is held until the test fails it
+      if (log.stream().anyMatch(e -> e.type().equals(EventTypes.TURN_END)) && holding.remove(header.id())) {
+        CompletableFuture<Void> f = new CompletableFuture<>();
+        held.put(header.id(), f);
+        bothHeld.countDown();
+        return f;
       }
-
-      @Override
-      public java.util.Set<String> ids() {
-        return memory.ids();
-      }
-
-      @Override
-      public java.util.concurrent.CompletionStage<Void> persist(dev.horae.spi.session.SessionHeader header, List<SessionEvent> log) {
-        // the first flush after a turn (the idle flush) of each session is held until the test fails it
-        if (log.stream().anyMatch(e -> e.type().equals(EventTypes.TURN_END)) && holding.remove(header.id())) {
-          CompletableFuture<Void> f = new CompletableFuture<>();
-          held.put(header.id(), f);
-          bothHeld.countDown();
-          return f;
-        }
-        return memory.persist(header, log);
-      }
-    };
+      return memory.persist(header, log);
+    });
     List<String> warned = Collections.synchronizedList(new ArrayList<>());
     try (HoraeRuntime horae = HoraeRuntime.builder().store(store).clock(CLOCK).warnings((m, c) -> warned.add(m))
         .model(r -> CompletableFuture.completedFuture(ModelResponse.text("hi"))).build()) {
@@ -248,5 +220,26 @@ class HoraeRuntimeRulesTest {
     try (HoraeRuntime embedded = HoraeRuntime.embedded(dir)) {
       assertThat(embedded.store()).isInstanceOf(FileSessionStore.class);
     }
+  }
+
+  /** A store that reads from {@code memory} and persists through {@code persist}. */
+  private static dev.horae.spi.session.SessionStore over(MemorySessionStore memory,
+      dev.horae.spi.session.DurabilityListener persist) {
+    return new dev.horae.spi.session.SessionStore() {
+      @Override
+      public Optional<dev.horae.spi.session.StoredSession> load(String id) {
+        return memory.load(id);
+      }
+
+      @Override
+      public java.util.Set<String> ids() {
+        return memory.ids();
+      }
+
+      @Override
+      public java.util.concurrent.CompletionStage<Void> persist(dev.horae.spi.session.SessionHeader header, List<SessionEvent> log) {
+        return persist.persist(header, log);
+      }
+    };
   }
 }
