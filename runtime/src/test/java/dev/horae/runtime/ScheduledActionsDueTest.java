@@ -3,16 +3,19 @@ package dev.horae.runtime;
 import static dev.horae.runtime.ActionNodes.START;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.horae.gate.AwaitReason;
 import dev.horae.runtime.agent.RuntimeAgent;
 import dev.horae.runtime.gate.AwaitingCall;
 import dev.horae.runtime.gate.TurnRun;
 import dev.horae.spi.session.EventTypes;
+import dev.horae.spi.session.Json;
 import dev.horae.spi.session.SessionEvent;
 import dev.horae.spi.session.SessionHeader;
 import dev.horae.spi.session.SessionStore;
 import dev.horae.spi.session.StoredSession;
 import dev.horae.store.DueIndex;
+import dev.horae.store.DueIndexer;
 import dev.horae.store.DueIndexed;
 import dev.horae.store.FileSessionStore;
 import dev.horae.store.MemorySessionStore;
@@ -21,6 +24,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
@@ -128,6 +132,39 @@ class ScheduledActionsDueTest {
       assertPerformedOnce(reread.load(ID).orElseThrow().events(), nodes);
       assertThat(reread.dueIndex().orElseThrow().rebuild()).isZero();
       assertThat(reread.dueIndex().orElseThrow().earliest()).isEmpty();
+    }
+  }
+
+  /** The application's indexer of the composition test: due at the {@code at} of a {@code test/due} event. */
+  private static final DueIndexer APP = header -> {
+    OptionalLong[] due = {OptionalLong.empty()};
+    return events -> {
+      for (SessionEvent e : events) {
+        if (e.type().equals("test/due")) {
+          due[0] = OptionalLong.of(e.data().get("at").asLong());
+        }
+      }
+      return due[0];
+    };
+  };
+
+  /**
+   * The builder's indexer is composed with the scheduled actions: the runtime's own store indexes
+   * the application's due times and the actions both, each session at the earlier of the two.
+   */
+  @Test
+  void theApplicationsIndexerIsComposedWithTheScheduledActionsOnTheRuntimesOwnStore() throws Exception {
+    ManualTimers time = new ManualTimers(START);
+    long later = START.plusSeconds(600).toEpochMilli();
+    try (HoraeRuntime a = nodes.node(HoraeRuntime.builder().dueIndexer(APP).dispatchScheduledActions(false), time)) {
+      DueIndex index = ((DueIndexed) a.store()).dueIndex().orElseThrow();
+      ObjectNode data = Json.mapper().createObjectNode().put("at", later);
+      a.store().persist(SessionHeader.root("s-app", START.toEpochMilli(), Optional.empty()),
+          List.of(SessionEvent.of(0, "test/due", START.toEpochMilli(), data))).toCompletableFuture().join();
+      ActionNodes.commitActions(a, List.of(ID));
+      assertThat(index.dueAt("s-app")).hasValue(later);
+      assertThat(index.dueAt(ID)).hasValue(ActionNodes.awaitingCommitTime(a.store().load(ID).orElseThrow().events(), RUN));
+      assertThat(index.earliest()).hasValue(START.toEpochMilli());
     }
   }
 
