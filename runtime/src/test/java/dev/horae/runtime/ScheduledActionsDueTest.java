@@ -13,7 +13,6 @@ import dev.horae.spi.session.Json;
 import dev.horae.spi.session.SessionEvent;
 import dev.horae.spi.session.SessionHeader;
 import dev.horae.spi.session.SessionStore;
-import dev.horae.spi.session.StoredSession;
 import dev.horae.store.DueIndex;
 import dev.horae.store.DueIndexer;
 import dev.horae.store.DueIndexed;
@@ -25,13 +24,12 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
-import java.util.Set;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionStage;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -231,10 +229,12 @@ class ScheduledActionsDueTest {
     assertThat(index.dueAt(ID)).isPresent();
 
     // node B's store stops persisting the moment the tool runs: nothing after it reaches the store
-    Dying dying = new Dying(store);
+    AtomicBoolean dead = new AtomicBoolean();
+    SessionStore dying = HoraeRuntimeRulesTest.over(store, (header, log) -> dead.get()
+        ? CompletableFuture.failedFuture(new IllegalStateException("the node stopped")) : store.persist(header, log));
     CountDownLatch inTool = new CountDownLatch(1);
     nodes.inSend = () -> {
-      dying.die();
+      dead.set(true);
       inTool.countDown();
     };
     try (HoraeRuntime b = nodes.node(HoraeRuntime.builder().store(dying).warnings((m, c) -> { }), time)) {
@@ -267,34 +267,5 @@ class ScheduledActionsDueTest {
     assertThat(log.get(log.size() - 1).type()).isEqualTo(EventTypes.TURN_END);
     assertThat(log.get(log.size() - 1).data().path("reason").asText()).isEqualTo("interrupted");
     assertThat(index.dueAt(ID)).isEmpty();
-  }
-
-  /** A store over another that refuses every persist once {@link #die()} was called: a node that stopped. */
-  private static final class Dying implements SessionStore {
-    private final MemorySessionStore store;
-    private volatile boolean dead;
-
-    Dying(MemorySessionStore store) {
-      this.store = store;
-    }
-
-    void die() {
-      dead = true;
-    }
-
-    @Override
-    public Optional<StoredSession> load(String id) {
-      return store.load(id);
-    }
-
-    @Override
-    public Set<String> ids() {
-      return store.ids();
-    }
-
-    @Override
-    public CompletionStage<Void> persist(SessionHeader header, List<SessionEvent> log) {
-      return dead ? CompletableFuture.failedFuture(new IllegalStateException("the node stopped")) : store.persist(header, log);
-    }
   }
 }
