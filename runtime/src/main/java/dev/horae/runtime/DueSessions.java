@@ -60,8 +60,8 @@ import org.slf4j.LoggerFactory;
  * ({@code spec/schedule.md} §12.3, §12.9), and the dispatch's barrier flush moves the session's
  * index entry in the same persist. Likewise the reopened agent performs a parked scheduled action
  * (when the runtime dispatches, {@link HoraeRuntime.Builder#dispatchScheduledActions}), and the
- * perform's pre-commit, flushed before the tool runs, clears the entry. The duplicate window this leaves is the spec's crash window
- * ({@code docs/persistence.md}, "The due index").
+ * perform's pre-commit, flushed before the tool runs, clears the entry. The duplicate window this
+ * leaves is the spec's crash window ({@code docs/persistence.md}, "The due index").
  */
 public final class DueSessions implements AutoCloseable {
 
