@@ -5,6 +5,7 @@ import dev.horae.runtime.HoraeRuntime;
 import dev.horae.schedule.tools.SchedulePlugin;
 import dev.horae.schedule.tools.ScheduleDueIndex;
 import dev.horae.spi.model.ModelPort;
+import dev.horae.store.DueIndexer;
 import dev.horae.store.FileSessionStore;
 import dev.horae.store.JdbcSessionStore;
 import dev.horae.store.MemorySessionStore;
@@ -49,17 +50,18 @@ public final class DueIndexUsage {
   }
 
   /**
-   * The three stores, each opened with Schedule's indexer.
+   * The three stores, each opened with Schedule's indexer composed with the gate's scheduled actions.
    *
    * @param dataSource connections to PostgreSQL
    * @param root a file store folder
    * @return what each store's index holds now (their entries due by the end of time)
    */
   public static List<Integer> stores(DataSource dataSource, Path root) {
-    // a store the application opens: give it the indexer there
-    JdbcSessionStore store = JdbcSessionStore.create(dataSource, "horae_", ScheduleDueIndex::track);
-    FileSessionStore file = FileSessionStore.open(root, SyncMode.ALWAYS, ScheduleDueIndex::track);
-    MemorySessionStore memory = new MemorySessionStore(ScheduleDueIndex::track);
+    // a store the application opens: give it the indexer there — reminders and scheduled actions
+    DueIndexer due = HoraeRuntime.dueIndexer(ScheduleDueIndex::track);
+    JdbcSessionStore store = JdbcSessionStore.create(dataSource, "horae_", due);
+    FileSessionStore file = FileSessionStore.open(root, SyncMode.ALWAYS, due);
+    MemorySessionStore memory = new MemorySessionStore(due);
     try (file) {
       store.migrate();
       return List.of(
