@@ -225,6 +225,106 @@ class HoraeRuntimeRulesTest {
     }
   }
 
+  @Test
+  void theDueSettingsAreRefusedWhereTheyCannotWork() {
+    MemorySessionStore store = new MemorySessionStore();
+    dev.horae.store.DueIndexer none = header -> events -> java.util.OptionalLong.empty();
+    assertThatThrownBy(() -> HoraeRuntime.builder().store(store).dueIndexer(none).build())
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessage("dueIndexer indexes the store the runtime opens itself; open the given store with "
+            + "HoraeRuntime.dueIndexer(indexer) instead");
+    assertThatThrownBy(() -> HoraeRuntime.builder().leases(store.leases("n", Duration.ofSeconds(30), CLOCK)).dueIndexer(none).build())
+        .isInstanceOf(IllegalStateException.class);
+    // a store without a due index cannot feed the worker
+    assertThatThrownBy(() -> HoraeRuntime.builder().store(over(store, store)).dueSessions(DueSessions.Settings.DEFAULTS).build())
+        .isInstanceOf(IllegalStateException.class).hasMessageStartingWith("dueSessions needs a store with a due index");
+    try (HoraeRuntime plain = HoraeRuntime.builder().clock(CLOCK).build()) {
+      assertThat(plain.dueSessions()).isEmpty();
+      assertThatThrownBy(plain::startDueSessions).isInstanceOf(IllegalStateException.class)
+          .hasMessage("this runtime was built without dueSessions");
+    }
+  }
+
+  @Test
+  void openingASessionTwiceGivesTheLiveAgentAndAnUnknownZoneIsRefused() {
+    try (HoraeRuntime horae = HoraeRuntime.builder().clock(CLOCK).build()) {
+      RuntimeAgent agent = horae.openAgent("s-zoned", "Europe/Amsterdam");
+      assertThat(agent.session().header().timeZone()).hasValue("Europe/Amsterdam");
+      assertThat(horae.openAgent("s-zoned")).isSameAs(agent);
+      assertThat(horae.openAgent("s-plain").session().header().timeZone()).isEmpty();
+      assertThatThrownBy(() -> horae.openAgent("s-bad", "Mars/Olympus"))
+          .isInstanceOfSatisfying(dev.horae.spi.message.PromptRejectedException.class,
+              e -> assertThat(e.code()).isEqualTo("invalid-time-zone"));
+      assertThat(horae.agents().get("s-bad")).isEmpty();
+    }
+  }
+
+  @Test
+  void anRpcPromptCarriesTheAdmittedClientZoneAndABadOneQueuesNothing() {
+    java.util.UUID fixed = java.util.UUID.fromString("00000000-0000-0000-0000-000000000007");
+    try (HoraeRuntime horae = HoraeRuntime.builder().clock(CLOCK).ids(() -> fixed).build()) {
+      RuntimeAgent agent = horae.openAgent("s-rpc");
+      dev.horae.spi.message.UserMessage m = horae.prompt(agent, "hello", "Europe/Amsterdam");
+      assertThat(m.source().clientTimeZone()).hasValue("Europe/Amsterdam");
+      assertThat(m.source().kind()).isEqualTo("user");
+      assertThat(m.source().rpcId()).hasValue("rpc-" + fixed);
+      assertThat(agent.pendingNextTurn()).containsExactly(m);
+      assertThatThrownBy(() -> horae.prompt(agent, "again", "Not/AZone"))
+          .isInstanceOfSatisfying(dev.horae.spi.message.PromptRejectedException.class,
+              e -> assertThat(e.code()).isEqualTo("invalid-time-zone"));
+      assertThat(agent.pendingNextTurn()).containsExactly(m);
+    }
+  }
+
+  @Test
+  void onlyACompletedUnpromptedTurnWithTextIsAnUnpromptedReply() throws Exception {
+    java.util.concurrent.atomic.AtomicInteger call = new java.util.concurrent.atomic.AtomicInteger();
+    List<String> replies = Collections.synchronizedList(new ArrayList<>());
+    java.util.concurrent.CountDownLatch ended = new java.util.concurrent.CountDownLatch(4);
+    try (HoraeRuntime horae = HoraeRuntime.builder().clock(CLOCK).model(r -> switch (call.incrementAndGet()) {
+      case 1 -> CompletableFuture.completedFuture(ModelResponse.text("to the user"));
+      case 2 -> CompletableFuture.completedFuture(ModelResponse.text(""));
+      case 3 -> CompletableFuture.failedFuture(new IllegalStateException("model down"));
+      default -> CompletableFuture.completedFuture(ModelResponse.text("the reminder is due"));
+    }).warnings((m, c) -> {}).build()) {
+      var unused = horae.onUnpromptedReply(o -> replies.add(o.finalText()));
+      var unusedEnd = horae.agents().onTurnEnd(o -> ended.countDown());
+      RuntimeAgent agent = horae.openAgent("s-unprompted");
+      horae.prompt(agent, "asked");
+      agent.whenIdle().toCompletableFuture().get(20, TimeUnit.SECONDS);
+      for (int i = 0; i < 3; i++) {
+        agent.followup(horae.messages().text("reminder " + i, dev.horae.spi.message.MessageSource.plugin("test-plugin")));
+        agent.whenIdle().toCompletableFuture().get(20, TimeUnit.SECONDS);
+      }
+      assertThat(ended.await(20, TimeUnit.SECONDS)).isTrue();
+    }
+    assertThat(replies).containsExactly("the reminder is due");
+  }
+
+  @Test
+  void aSessionNoAgentHoldsIsNotClosedAndAFailedLastFlushIsReported() throws Exception {
+    MemorySessionStore memory = new MemorySessionStore();
+    AtomicBoolean failing = new AtomicBoolean();
+    dev.horae.spi.session.SessionStore store = over(memory, (header, log) -> failing.get()
+        ? CompletableFuture.failedFuture(new IllegalStateException("disk full")) : memory.persist(header, log));
+    List<String> warned = Collections.synchronizedList(new ArrayList<>());
+    try (HoraeRuntime horae = HoraeRuntime.builder().store(store).clock(CLOCK).warnings((m, c) -> warned.add(m)).build()) {
+      assertThat(horae.closeSession("never-opened")).isFalse();
+      RuntimeAgent closing = horae.openAgent("s-closing");
+      RuntimeAgent open = horae.openAgent("s-open");
+      failing.set(true);
+      assertThat(horae.closeSession("s-closing")).isTrue();
+      assertThat(horae.agents().get("s-closing")).isEmpty();
+      assertThat(closing.disposed()).isTrue();
+      assertThat(open.disposed()).isFalse();
+      assertThat(horae.sessions().get("s-closing")).isEmpty();
+      assertThat(warned).containsExactly("last flush of s-closing failed; its tail may not be durable");
+      // closed again: nothing is live any more
+      assertThat(horae.closeSession("s-closing")).isFalse();
+    }
+    assertThat(warned).endsWith("final flush of s-open failed; its tail may not be durable");
+  }
+
   /** A store that reads from {@code memory} and persists through {@code persist}; other tests of the package use it too. */
   static dev.horae.spi.session.SessionStore over(MemorySessionStore memory,
       dev.horae.spi.session.DurabilityListener persist) {

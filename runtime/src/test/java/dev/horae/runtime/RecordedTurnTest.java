@@ -182,4 +182,80 @@ class RecordedTurnTest {
           .containsExactly(EventTypes.TURN_START, EventTypes.TURN_END);
     }
   }
+
+  @Test
+  void aGateSeesTheRecordedTurnsRunAndStepAndEveryGateOutcomeIsRecordedItsWay() throws Exception {
+    List<String> seen = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
+    try (HoraeRuntime horae = HoraeRuntime.builder().clock(CLOCK).build()) {
+      horae.gates().register(ToolGate.named("by-tool", (call, state) -> {
+        seen.add(call.callId() + " " + state.runId() + " " + state.threadId() + " " + state.step() + " " + state.state("k").isPresent());
+        return CompletableFuture.completedFuture(switch (call.toolId()) {
+          case "answered" -> GateOutcome.setResult(dev.horae.spi.gate.ToolOutput.success(call.callId(), Json.parse("{\"v\":1}")));
+          case "later" -> GateOutcome.schedule("corr-" + call.callId());
+          default -> GateOutcome.allow();
+        });
+      }));
+      var unusedSection = horae.service(dev.horae.spi.jobs.PromptSections.class).orElseThrow()
+          .register(java.util.Optional.empty(), new dev.horae.spi.jobs.PromptSection("rules", 1, "Be brief."));
+      RuntimeAgent agent = horae.openAgent("s-view");
+      RecordedTurn t = agent.beginRecordedTurn();
+      assertThat(agent.status()).isEqualTo(dev.horae.spi.agent.AgentStatus.RUNNING);
+      assertThat(t.step()).isZero();
+      assertThat(t.systemPrompt("You are a bot.")).isEqualTo("You are a bot.\n\nBe brief.");
+      assertThat(t.systemPrompt("")).isEqualTo("Be brief.");
+      t.beginStep(List.of(horae.messages().text("go", MessageSource.user()))).toCompletableFuture().get(5, TimeUnit.SECONDS);
+      ToolCall answered = new ToolCall("a1", "answered", Json.parse("{}"));
+      ToolCall later = new ToolCall("l1", "later", Json.parse("{}"));
+      t.recordResponse(new ModelResponse("", List.of(answered, later), FinishReason.TOOL_CALLS, TokenUsage.UNKNOWN));
+      RecordedTurn.ToolOutcome a = t.callTool(answered).toCompletableFuture().get(5, TimeUnit.SECONDS);
+      assertThat(a).isInstanceOfSatisfying(RecordedTurn.ToolOutcome.Answered.class, r -> {
+        assertThat(r.result().isError()).isFalse();
+        assertThat(r.result().text()).isEqualTo("{\"v\":1}");
+      });
+      assertThat(t.callTool(later).toCompletableFuture().get(5, TimeUnit.SECONDS))
+          .isInstanceOfSatisfying(RecordedTurn.ToolOutcome.WouldPark.class, p -> assertThat(p.outcome()).isInstanceOf(GateOutcome.Schedule.class));
+      t.beginStep(List.of()).toCompletableFuture().get(5, TimeUnit.SECONDS);
+      t.recordResponse(new ModelResponse("", List.of(new ToolCall("s2", "plain", Json.parse("{}"))), FinishReason.TOOL_CALLS,
+          TokenUsage.UNKNOWN));
+      // a failure the runner reports wrapped reads as its cause
+      assertThatThrownBy(() -> t.callTool(new ToolCall("s2", "plain", Json.parse("{}")),
+          c -> CompletableFuture.failedFuture(new java.util.concurrent.CompletionException(new IllegalStateException("wrapped no"))))
+          .toCompletableFuture().get(5, TimeUnit.SECONDS)).hasRootCauseMessage("wrapped no");
+      t.end("completed", "the turn ended first");
+      assertThat(agent.status()).isEqualTo(dev.horae.spi.agent.AgentStatus.IDLE);
+
+      String run = t.runId();
+      assertThat(seen).containsExactly("a1 " + run + " s-view 1 false", "l1 " + run + " s-view 1 false", "s2 " + run + " s-view 2 false");
+      List<SessionEvent> events = agent.session().events();
+      assertThat(events.stream().filter(e -> e.type().equals(EventTypes.TOOL_RESULT))
+          .map(e -> e.data().path("callId").asText() + " step " + e.data().path("step").asLong() + ": "
+              + e.data().path("content").get(0).path("text").asText()).toList())
+          .containsExactly("a1 step 1: {\"v\":1}", "s2 step 2: Error: wrapped no",
+              "l1 step 2: Error: not performed: the turn ended first");
+      // the call a gate would have parked in step 1 stays unanswered through the next model answer and
+      // is answered at the end, inside the open step, so no request ever carries it without a result
+      assertThat(events.stream().map(SessionEvent::type).toList()).containsSubsequence(EventTypes.STEP_END, EventTypes.STEP_START,
+          EventTypes.TOOL_RESULT, EventTypes.STEP_END, EventTypes.TURN_END);
+    }
+  }
+
+  @Test
+  void aTurnEndedBeforeAnyStepAnswersItsCallsInStepOneAndRefusesEverythingAfter() throws Exception {
+    try (HoraeRuntime horae = HoraeRuntime.builder().clock(CLOCK).build()) {
+      RuntimeAgent agent = horae.openAgent("s-empty");
+      RecordedTurn t = agent.beginRecordedTurn();
+      assertThatThrownBy(() -> t.recordToolRun(new ToolCall("x", "t", Json.parse("{}")), ToolResult.error("Error: x", java.util.Optional.empty())))
+          .isInstanceOf(IllegalStateException.class)
+          .hasMessage("turn 1 of agent \"s-empty\" has no open step; call beginStep first");
+      t.close();
+      assertThat(agent.session().events()).extracting(SessionEvent::type).containsExactly(EventTypes.TURN_START, EventTypes.TURN_END);
+      assertThat(agent.session().events().get(1).data().path("reason").asText()).isEqualTo("completed");
+      assertThatThrownBy(() -> t.recordResponse(ModelResponse.text("late")))
+          .isInstanceOf(IllegalStateException.class).hasMessage("turn 1 of agent \"s-empty\" has ended");
+      // the next recorded turn of the session is numbered after it
+      RecordedTurn second = agent.beginRecordedTurn();
+      assertThat(second.turn()).isEqualTo(2);
+      second.close();
+    }
+  }
 }

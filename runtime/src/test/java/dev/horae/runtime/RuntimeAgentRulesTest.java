@@ -123,9 +123,10 @@ class RuntimeAgentRulesTest {
       assertThat(agent.status()).isEqualTo(AgentStatus.IDLE);
       assertThat(turns(agent)).isZero();
       agent.useModel(OK);
-      horae.prompt(agent, "again");
+      // listening before the prompt: the turn may end before the next line runs
       CountDownLatch ended = new CountDownLatch(1);
       var unused = horae.agents().onTurnEnd(o -> ended.countDown());
+      horae.prompt(agent, "again");
       assertThat(ended.await(20, TimeUnit.SECONDS)).isTrue();
       agent.whenIdle().toCompletableFuture().get(20, TimeUnit.SECONDS);
       // both prompts opened the one turn the model answered

@@ -142,6 +142,129 @@ class TurnEngineRulesTest {
     }
   }
 
+  @Test
+  void streamedPiecesAreTheChunksEmptyAndLatePiecesAreDroppedAndAnUnstreamedTextIsOneChunk() throws Exception {
+    java.util.concurrent.atomic.AtomicReference<dev.horae.spi.model.StreamSink> lateSink = new java.util.concurrent.atomic.AtomicReference<>();
+    AtomicInteger call = new AtomicInteger();
+    try (HoraeRuntime horae = HoraeRuntime.builder().clock(CLOCK).model(r -> {
+      if (call.incrementAndGet() == 1) {
+        r.stream().text("Hel");
+        r.stream().text("");
+        r.stream().text("lo");
+        lateSink.set(r.stream());
+        return CompletableFuture.completedFuture(ModelResponse.text("Hello"));
+      }
+      return CompletableFuture.completedFuture(ModelResponse.text("unstreamed"));
+    }).build()) {
+      RuntimeAgent agent = horae.openAgent("s-stream");
+      horae.prompt(agent, "hi");
+      agent.whenIdle().toCompletableFuture().get(20, TimeUnit.SECONDS);
+      // a piece after the answer completed would land after assistant/message
+      java.util.Objects.requireNonNull(lateSink.get()).text("late");
+      horae.prompt(agent, "again");
+      agent.whenIdle().toCompletableFuture().get(20, TimeUnit.SECONDS);
+      assertThat(agent.session().events()).filteredOn(e -> e.type().equals(EventTypes.ASSISTANT_CHUNK))
+          .extracting(e -> e.data().path("turn").asLong() + " " + e.data().path("chunk").path("text").asText())
+          .containsExactly("1 Hel", "1 lo", "2 unstreamed");
+    }
+  }
+
+  @Test
+  void anAnswerCutAtTheTokenLimitEndsTheTurnAndItsCallsNeverRun() throws Exception {
+    AtomicInteger runs = new AtomicInteger();
+    HoraeRuntimeTest.Recording model = new HoraeRuntimeTest.Recording().then(new ModelResponse("partial",
+        List.of(new ToolCall("c1", "count", Json.parse("{}"))), dev.horae.spi.model.FinishReason.MAX_TOKENS,
+        dev.horae.spi.model.TokenUsage.UNKNOWN));
+    List<dev.horae.runtime.agent.TurnOutcome> outcomes = Collections.synchronizedList(new ArrayList<>());
+    try (HoraeRuntime horae = HoraeRuntime.builder().clock(CLOCK).model(model).build()) {
+      horae.tools().register(counting("count", runs));
+      var unused = horae.agents().onTurnEnd(outcomes::add);
+      RuntimeAgent agent = horae.openAgent("s-max");
+      horae.prompt(agent, "go");
+      agent.whenIdle().toCompletableFuture().get(20, TimeUnit.SECONDS);
+      assertThat(types(agent)).containsSubsequence(EventTypes.ASSISTANT_MESSAGE, EventTypes.STEP_END, EventTypes.TURN_END)
+          .doesNotContain(EventTypes.TOOL_CALL, EventTypes.TOOL_RESULT);
+      List<SessionEvent> events = agent.session().events();
+      assertThat(events.get(events.size() - 1).data().path("reason").asText()).isEqualTo("max-tokens");
+    }
+    assertThat(runs).hasValue(0);
+    assertThat(model.requests).hasSize(1);
+    assertThat(outcomes).singleElement().satisfies(o -> {
+      assertThat(o.reason()).isEqualTo("max-tokens");
+      assertThat(o.finalText()).isEqualTo("partial");
+    });
+  }
+
+  @Test
+  void aScheduleWithAnActionKindNoEnvironmentPermitsIsRefusedAndTheTurnEndsError() throws Exception {
+    AtomicInteger runs = new AtomicInteger();
+    HoraeRuntimeTest.Recording model = new HoraeRuntimeTest.Recording()
+        .then(ModelResponse.calls(new ToolCall("c1", "count", Json.parse("{}"))));
+    List<String> warned = Collections.synchronizedList(new ArrayList<>());
+    try (HoraeRuntime horae = HoraeRuntime.builder().clock(CLOCK).warnings((m, c) -> warned.add(m)).model(model).build()) {
+      horae.tools().register(counting("count", runs));
+      var unused = horae.gates().register(ToolGate.named("later", (call, state) ->
+          CompletableFuture.completedFuture(GateOutcome.schedule("corr-1", "deploy"))));
+      RuntimeAgent agent = horae.openAgent("s-kind");
+      horae.prompt(agent, "go");
+      agent.whenIdle().toCompletableFuture().get(20, TimeUnit.SECONDS);
+      List<SessionEvent> events = agent.session().events();
+      assertThat(events).filteredOn(e -> e.type().equals(EventTypes.TOOL_RESULT))
+          .extracting(e -> e.data().path("content").get(0).path("text").asText())
+          .containsExactly("Error: blocked: action kind deploy is not permitted for tool count");
+      assertThat(events.get(events.size() - 1).data().path("reason").asText()).isEqualTo("error");
+      assertThat(horae.awaiting()).isEmpty();
+      assertThat(warned).contains("turn 1 of s-kind failed");
+    }
+    assertThat(runs).hasValue(0);
+  }
+
+  @Test
+  void aDeniedCallNeverRunsAndTheModelReadsTheReason() throws Exception {
+    AtomicInteger runs = new AtomicInteger();
+    try (HoraeRuntime horae = runtimeWhoseCallsNeedConfirmation(runs)) {
+      RuntimeAgent agent = parkedAgent(horae, "s-denied");
+      String runId = horae.awaiting().get(0).runId();
+      assertThat(horae.awaiting().get(0).reason()).isEqualTo(dev.horae.gate.AwaitReason.TOOL_PERMISSION);
+      ResumeOutcome denied = horae.deny(runId, "too risky").toCompletableFuture().get(20, TimeUnit.SECONDS);
+      assertThat(denied).isInstanceOf(ResumeOutcome.Advanced.class);
+      agent.whenIdle().toCompletableFuture().get(20, TimeUnit.SECONDS);
+      assertThat(agent.session().events()).filteredOn(e -> e.type().equals(EventTypes.TOOL_RESULT))
+          .extracting(e -> e.data().path("content").get(0).path("text").asText())
+          .containsExactly("Error: blocked: too risky");
+      assertThat(types(agent)).endsWith(EventTypes.TURN_END);
+      assertThat(horae.awaiting()).isEmpty();
+    }
+    assertThat(runs).hasValue(0);
+  }
+
+  @Test
+  void aScheduledCallLeftForTheEmbedderRunsOnceWhenItAsks() throws Exception {
+    AtomicInteger runs = new AtomicInteger();
+    HoraeRuntimeTest.Recording model = new HoraeRuntimeTest.Recording()
+        .then(ModelResponse.calls(new ToolCall("c1", "count", Json.parse("{}"))))
+        .then(ModelResponse.text("done"));
+    try (HoraeRuntime horae = HoraeRuntime.builder().clock(CLOCK).model(model).dispatchScheduledActions(false).build()) {
+      horae.tools().register(counting("count", runs));
+      var unused = horae.gates().register(ToolGate.named("later", (call, state) ->
+          CompletableFuture.completedFuture(GateOutcome.schedule("corr-1"))));
+      RuntimeAgent agent = parkedAgent(horae, "s-scheduled");
+      assertThat(horae.awaiting()).singleElement().satisfies(c -> {
+        assertThat(c.reason()).isEqualTo(dev.horae.gate.AwaitReason.SCHEDULED_ACTION);
+        assertThat(c.sessionId()).isEqualTo("s-scheduled");
+      });
+      assertThat(agent.parked()).isTrue();
+      assertThat(runs).hasValue(0);
+      List<ResumeOutcome> performed = horae.performScheduledActions().toCompletableFuture().get(20, TimeUnit.SECONDS);
+      assertThat(performed).singleElement().isInstanceOf(ResumeOutcome.Advanced.class);
+      agent.whenIdle().toCompletableFuture().get(20, TimeUnit.SECONDS);
+      assertThat(runs).hasValue(1);
+      assertThat(horae.performScheduledActions().toCompletableFuture().get(20, TimeUnit.SECONDS)).isEmpty();
+      assertThat(types(agent)).endsWith(EventTypes.TURN_END);
+    }
+    assertThat(runs).hasValue(1);
+  }
+
   /** A runtime whose one tool, {@code risky}, counts its runs and needs a person's confirmation. */
   private static HoraeRuntime runtimeWhoseCallsNeedConfirmation(AtomicInteger runs) {
     HoraeRuntimeTest.Recording model = new HoraeRuntimeTest.Recording()

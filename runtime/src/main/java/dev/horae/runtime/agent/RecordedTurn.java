@@ -157,7 +157,8 @@ public final class RecordedTurn implements AutoCloseable {
       TurnEvents.chunk(session, turn, step, response.text());
     }
     TurnEvents.assistant(session, turn, step, response);
-    unanswered.clear();
+    // a call an earlier answer left without a result (a gate would have parked it) stays owed: end
+    // answers it, or the log would keep a call no result ever follows
     response.toolCalls().forEach(c -> unanswered.put(c.callId(), c.toolId()));
   }
 
