@@ -275,6 +275,40 @@ class PgWakeSignalTest {
     assertThat(signal.notifications()).isEqualTo(3);
   }
 
+  @Test
+  void aParkingCommitOfARunItsWorkerIsDrivingDoesNotNotify() throws Exception {
+    // a raw listener, so the payloads show which notification is which: every notification sent
+    // before the test's marker arrives before it
+    try (Connection raw = Postgres.started().getConnection(); java.sql.Statement st = raw.createStatement()) {
+      st.execute("LISTEN " + queue.wakeChannel());
+      rig.scheduleEveryCall();
+      rig.execute("run-1", "calls:2");
+
+      // the worker performs the action and the Run parks on a second one while its record is
+      // running: the outbox leaves the row to the worker, which performs that one in the same drive
+      DurableDispatcher d = rig.dispatcher("owner-a", DispatcherOptions.withLease(HOUR));
+      assertThat(d.tick().toCompletableFuture().join().orElseThrow().result())
+          .isEqualTo(DurableDispatcher.Result.DONE);
+      assertThat(rig.toolRuns).hasValue(2);
+
+      try (Connection c = Postgres.started().getConnection();
+          PreparedStatement p = c.prepareStatement("SELECT pg_notify(?, 'marker')")) {
+        p.setString(1, queue.wakeChannel());
+        p.execute();
+      }
+      List<String> payloads = new ArrayList<>();
+      org.postgresql.PGConnection pg = raw.unwrap(org.postgresql.PGConnection.class);
+      while (!payloads.contains("marker")) {
+        org.postgresql.PGNotification[] got = pg.getNotifications(Math.toIntExact(BOUND_S * 1000));
+        assertThat(got).as("notifications arrived").isNotEmpty();
+        for (org.postgresql.PGNotification n : got) {
+          payloads.add(n.getParameter());
+        }
+      }
+      assertThat(payloads).as("the first parking commit notified, the second did not").containsExactly("", "marker");
+    }
+  }
+
   // ---------------------------------------------------------------- reconnect and close
 
   @Test
