@@ -34,6 +34,8 @@ import java.util.function.Function;
 import java.util.regex.Pattern;
 import javax.sql.DataSource;
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The PostgreSQL dispatch backend (gate specification §12.4, §12.5.6): dispatch records in {@code
@@ -56,6 +58,14 @@ import org.jspecify.annotations.Nullable;
  * succeeded always has its row, because the row was committed first. The reverse order would
  * leave a durable ticket without a row after a crash between the append and the row's commit,
  * found only by reconciliation (docs/gate.md, "A JDBC backend").
+ *
+ * <p>Every change that makes a record claimable sooner sends a notification on {@link
+ * #wakeChannel()} (§12.5.7), which a {@link PgWakeSignal} in any process turns into a wake: in the
+ * same transaction for {@code submit}, {@code reconcile}, {@code submitResume}, {@code cancel} and
+ * a settle that leaves the record pending, so it is delivered only if the change commits; for the
+ * outbox after the commit's append, so a woken claimer finds the ticket committed rather than
+ * releasing the row of a commit still being appended. Notifications are hints: one lost costs at
+ * most the dispatchers' poll interval.
  */
 public final class JdbcDispatchQueue implements DispatchQueue, LogCommitStore.DispatchHook {
 
@@ -75,6 +85,8 @@ public final class JdbcDispatchQueue implements DispatchQueue, LogCommitStore.Di
 
   private static final String PLACEHOLDER = "${prefix}";
 
+  private static final Logger LOG = LoggerFactory.getLogger(JdbcDispatchQueue.class);
+
   private final DataSource dataSource;
   private final String prefix;
   private final InstantSource clock;
@@ -85,6 +97,9 @@ public final class JdbcDispatchQueue implements DispatchQueue, LogCommitStore.Di
   private final String dispatch;
   private final String inbox;
   private final String schema;
+  private final String channel;
+  // set by the outbox, read by applied(): both run under the commit store's hold of lock
+  private boolean wakeAfterAppend;
 
   private JdbcDispatchQueue(DataSource dataSource, String prefix, InstantSource clock, SessionCommitStore store) {
     this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
@@ -94,6 +109,7 @@ public final class JdbcDispatchQueue implements DispatchQueue, LogCommitStore.Di
     this.dispatch = prefix + "dispatch";
     this.inbox = prefix + "resume_inbox";
     this.schema = prefix + "schema";
+    this.channel = wakeChannel(prefix);
     store.attach(this);
   }
 
@@ -144,6 +160,28 @@ public final class JdbcDispatchQueue implements DispatchQueue, LogCommitStore.Di
    */
   public String prefix() {
     return prefix;
+  }
+
+  /**
+   * The notification channel of the queues with {@code prefix} (§12.5.7): {@code
+   * <prefix>dispatch_wake}, a lowercase identifier of at most 44 characters, so queues on other
+   * prefixes in the same database do not wake each other's dispatchers.
+   *
+   * @param prefix the table prefix
+   * @return the channel
+   * @throws IllegalArgumentException when the prefix is not a valid table prefix
+   */
+  public static String wakeChannel(String prefix) {
+    return validPrefix(prefix) + "dispatch_wake";
+  }
+
+  /**
+   * This queue's notification channel, the one a {@link PgWakeSignal} for its prefix listens on.
+   *
+   * @return {@code <prefix>dispatch_wake}
+   */
+  public String wakeChannel() {
+    return channel;
   }
 
   /**
@@ -347,6 +385,7 @@ public final class JdbcDispatchQueue implements DispatchQueue, LogCommitStore.Di
 
   @Override
   public List<ObjectNode> outbox(ThreadCommit commit) {
+    wakeAfterAppend = false;
     if (DispatchQueue.wakesOnCommit(commit)) {
       long now = clock.millis();
       // DispatchTable.planOutbox and apply("enqueue"): create pending (available at once), or turn
@@ -359,7 +398,8 @@ public final class JdbcDispatchQueue implements DispatchQueue, LogCommitStore.Di
           p.setString(1, commit.run().runId());
           p.setString(2, commit.threadId());
           p.setLong(3, now);
-          p.executeUpdate();
+          // a row left running or pending by the WHERE is no new work: its worker or a claimer has it
+          wakeAfterAppend = p.executeUpdate() == 1;
         }
         return true;
       });
@@ -370,7 +410,35 @@ public final class JdbcDispatchQueue implements DispatchQueue, LogCommitStore.Di
 
   @Override
   public void applied(String threadId, List<ObjectNode> facts, long logEnd) {
-    // the outbox returned no facts and the row was committed before the append
+    // the outbox returned no facts and the row was committed before the append; the hint goes
+    // now that the ticket is in the log too
+    if (wakeAfterAppend) {
+      wakeAfterAppend = false;
+      notifyAlone(threadId);
+    }
+  }
+
+  // the commit has landed, so a failure here must not fail it: the hint is lost, the poll finds
+  // the row (§12.5.7)
+  private void notifyAlone(String threadId) {
+    try {
+      inTransaction("send the wake hint for thread " + threadId, c -> {
+        notifyWake(c);
+        return true;
+      });
+    } catch (CommitStoreException e) {
+      LOG.warn("the wake hint on channel {} for thread {} was not sent; dispatchers find the work at their "
+          + "next poll", channel, threadId, e);
+    }
+  }
+
+  // delivered to the listeners when the calling transaction commits, and only then; the empty
+  // payload lets PostgreSQL fold repeats within one transaction into one notification
+  private void notifyWake(Connection c) throws SQLException {
+    try (PreparedStatement p = c.prepareStatement("SELECT pg_notify(?, '')")) {
+      p.setString(1, channel);
+      p.execute();
+    }
   }
 
   // ---------------------------------------------------------------- claims
@@ -480,9 +548,13 @@ public final class JdbcDispatchQueue implements DispatchQueue, LogCommitStore.Di
       // DispatchTable.apply("settle" awaiting): pending instead when woken or cancelled meanwhile
       try (PreparedStatement u = c.prepareStatement("UPDATE " + dispatch + " SET status = CASE WHEN woken_while_running "
           + "OR cancel_requested THEN 'pending' ELSE 'awaiting' END, owner = NULL, lease_expires_ms = NULL, "
-          + "attempt_count = 0, woken_while_running = false WHERE run_id = ?")) {
+          + "attempt_count = 0, woken_while_running = false WHERE run_id = ? RETURNING status")) {
         u.setString(1, claim.runId());
-        u.executeUpdate();
+        try (ResultSet r = u.executeQuery()) {
+          if (r.next() && r.getString(1).equals("pending")) {
+            notifyWake(c);
+          }
+        }
       }
       return SettleResult.SETTLED;
     });
@@ -516,8 +588,12 @@ public final class JdbcDispatchQueue implements DispatchQueue, LogCommitStore.Di
         p.setNull(4, Types.VARCHAR);
       }
       p.setLong(5, at);
-      return p.executeUpdate() == 1;
+      if (p.executeUpdate() == 0) {
+        return false;
+      }
     }
+    notifyWake(c);
+    return true;
   }
 
   @Override
@@ -549,7 +625,9 @@ public final class JdbcDispatchQueue implements DispatchQueue, LogCommitStore.Di
   }
 
   // DispatchTable.wake: a missing record is created pending, an awaiting one becomes pending at
-  // nowMs, a running one is marked so its settle makes it pending; a cancel also sets the intent
+  // nowMs, a running one is marked so its settle makes it pending; a cancel also sets the intent.
+  // A record left pending is work for any claimer, so it is notified; a running one waits for its
+  // worker's settle, which notifies then
   private void wake(Connection c, String runId, String threadId, long nowMs, boolean cancel) throws SQLException {
     try (PreparedStatement p = c.prepareStatement("INSERT INTO " + dispatch + " AS d (run_id, thread_id, status, epoch, "
         + "attempt_count, available_at_ms, cancel_requested, woken_while_running, created_at_ms) "
@@ -557,13 +635,17 @@ public final class JdbcDispatchQueue implements DispatchQueue, LogCommitStore.Di
         + "status = CASE WHEN d.status = 'awaiting' THEN 'pending' ELSE d.status END, "
         + "available_at_ms = CASE WHEN d.status = 'awaiting' THEN EXCLUDED.available_at_ms ELSE d.available_at_ms END, "
         + "woken_while_running = d.woken_while_running OR d.status = 'running', "
-        + "cancel_requested = d.cancel_requested OR EXCLUDED.cancel_requested")) {
+        + "cancel_requested = d.cancel_requested OR EXCLUDED.cancel_requested RETURNING status")) {
       p.setString(1, runId);
       p.setString(2, threadId);
       p.setLong(3, nowMs);
       p.setBoolean(4, cancel);
       p.setLong(5, nowMs);
-      p.executeUpdate();
+      try (ResultSet r = p.executeQuery()) {
+        if (r.next() && r.getString(1).equals("pending")) {
+          notifyWake(c);
+        }
+      }
     }
   }
 

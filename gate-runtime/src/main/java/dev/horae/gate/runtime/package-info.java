@@ -19,7 +19,9 @@
  * {@link dev.horae.gate.runtime.SessionDispatchQueue} (dispatch facts as {@code gate/dispatch}
  * events of the same session log) and {@link dev.horae.gate.runtime.JdbcDispatchQueue} (records
  * and inbox in PostgreSQL tables, over plain JDBC) implement the queue, each paired with the
- * commit store whose commit step runs its outbox and fence.
+ * commit store whose commit step runs its outbox and fence. The dispatcher waits on a {@link
+ * dev.horae.gate.runtime.WakeSignal}: in process, or {@link dev.horae.gate.runtime.PgWakeSignal},
+ * which listens for the notifications the PostgreSQL queue sends (§12.5.7).
  */
 @NullMarked
 package dev.horae.gate.runtime;

@@ -1,0 +1,380 @@
+package dev.horae.gate.runtime;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.horae.gate.ResumeCommand;
+import dev.horae.gate.ResumeResult;
+import dev.horae.spi.time.Cancellable;
+import dev.horae.spi.time.Timers;
+import dev.horae.store.Postgres;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The PostgreSQL wake signal (gate specification §12.5.7): the queue notifies its prefix's channel
+ * whenever a change makes work claimable, a {@link PgWakeSignal} on that channel wakes the
+ * dispatcher waiting on it, queues on other prefixes do not, and the listener reconnects after its
+ * connection is killed and looks once when it is back (WAKE-02). Every wait is on a latch or a
+ * future bounded far below the JUnit timeout; the reconnect backoff is a timer the test runs.
+ *
+ * <p>Notifications reach one listener in commit order, so "this change sent none" is checked by
+ * making a change that does send one afterwards and counting what arrived when it did.
+ */
+@Tag("slow")
+@Tag("postgres")
+class PgWakeSignalTest {
+
+  private static final long BOUND_S = 30;
+  // so long that only a wake, never the poll, can make the dispatcher claim within the test
+  private static final long HOUR = 3_600_000;
+
+  /** Timers whose tasks the test takes and runs itself; nothing fires on its own. */
+  static final class QueuedTimers implements Timers {
+    /** One scheduled task. */
+    static final class Scheduled implements Cancellable {
+      final Duration delay;
+      final Runnable task;
+      final AtomicBoolean cancelled = new AtomicBoolean();
+
+      Scheduled(Duration delay, Runnable task) {
+        this.delay = delay;
+        this.task = task;
+      }
+
+      @Override
+      public void cancel() {
+        cancelled.set(true);
+      }
+    }
+
+    final BlockingQueue<Scheduled> scheduled = new LinkedBlockingQueue<>();
+
+    @Override
+    public Cancellable schedule(Duration delay, Runnable task) {
+      Scheduled s = new Scheduled(delay, task);
+      scheduled.add(s);
+      return s;
+    }
+
+    Scheduled take() throws InterruptedException {
+      Scheduled s = scheduled.poll(BOUND_S, TimeUnit.SECONDS);
+      assertThat(s).as("a timer was scheduled").isNotNull();
+      return s;
+    }
+  }
+
+  /** Runs each task on a new daemon thread, counting the tasks that have returned. */
+  static final class Threads implements java.util.concurrent.Executor {
+    final CountDownLatch ended = new CountDownLatch(1);
+
+    @Override
+    public synchronized void execute(Runnable r) {
+      Thread t = new Thread(() -> {
+        try {
+          r.run();
+        } finally {
+          ended.countDown();
+        }
+      }, "pg-wake-listener-test");
+      t.setDaemon(true);
+      t.start();
+    }
+  }
+
+  private DispatchRig rig;
+  private JdbcDispatchQueue queue;
+  private final QueuedTimers timers = new QueuedTimers();
+  private final Threads threads = new Threads();
+  private final List<AutoCloseable> closing = new ArrayList<>();
+
+  @BeforeEach
+  void fresh() {
+    rig = DispatchRig.of(DispatchRig.Kind.JDBC);
+    queue = (JdbcDispatchQueue) rig.queue;
+  }
+
+  @AfterEach
+  void closeAll() throws Exception {
+    for (int i = closing.size() - 1; i >= 0; i--) {
+      closing.get(i).close();
+    }
+    rig.close();
+  }
+
+  /** A signal on the rig queue's channel, its first connect's hint taken, so it is listening. */
+  private PgWakeSignal listening() throws Exception {
+    PgWakeSignal s = PgWakeSignal.builder(Postgres.started(), queue.prefix()).timers(timers).executor(threads)
+        .checkInterval(Duration.ofMillis(HOUR)).start();
+    closing.add(s);
+    await(s.next().toCompletableFuture());
+    assertThat(s.connects()).isEqualTo(1);
+    return s;
+  }
+
+  private static void await(CompletableFuture<Void> hint) throws Exception {
+    hint.get(BOUND_S, TimeUnit.SECONDS);
+  }
+
+  /** Another process's queue on the same tables: it notifies, but publishes no local hint. */
+  private JdbcDispatchQueue otherNode() {
+    return JdbcDispatchQueue.over(Postgres.started(), queue.prefix(), rig.host.clock(), rig.host.sessions()::get);
+  }
+
+  private ResumeCommand input(String runId) {
+    return ResumeCommand.of("c-1", runId, rig.thread, DispatchRig.SNAPSHOT, "fp", new ResumeResult.Input("hi"), 0);
+  }
+
+  private static int listenerBackend(String channel) throws SQLException {
+    try (Connection c = Postgres.started().getConnection();
+        PreparedStatement p = c.prepareStatement("SELECT pid FROM pg_stat_activity WHERE query = ?")) {
+      p.setString(1, "LISTEN " + channel);
+      try (ResultSet r = p.executeQuery()) {
+        assertThat(r.next()).as("a backend listens on " + channel).isTrue();
+        int pid = r.getInt(1);
+        assertThat(r.next()).as("one backend listens on " + channel).isFalse();
+        return pid;
+      }
+    }
+  }
+
+  private static void terminate(int pid) throws SQLException {
+    try (Connection c = Postgres.started().getConnection();
+        PreparedStatement p = c.prepareStatement("SELECT pg_terminate_backend(?)")) {
+      p.setInt(1, pid);
+      try (ResultSet r = p.executeQuery()) {
+        assertThat(r.next() && r.getBoolean(1)).as("backend " + pid + " terminated").isTrue();
+      }
+    }
+  }
+
+  // ---------------------------------------------------------------- the dispatcher wakes
+
+  @Test
+  void aSubmitInAnotherProcessWakesADispatcherWaitingOnItsHourLongPoll() throws Exception {
+    PgWakeSignal signal = listening();
+    CountDownLatch toolEntered = new CountDownLatch(1);
+    rig.tool = (call, ctx) -> {
+      toolEntered.countDown();
+      return rig.echo(call, ctx);
+    };
+    ExecutorService work = Executors.newSingleThreadExecutor();
+    closing.add(work::shutdownNow);
+    DurableDispatcher d = rig.dispatcher("owner-a").executor(work).wake(signal)
+        .options(new DispatcherOptions(HOUR, 0, HOUR, 5, HOUR, 1)).build();
+    closing.add(d);
+    d.start();
+    // the start's own claim ran and found nothing: from here only a wake makes it claim
+    work.submit(() -> { }).get(BOUND_S, TimeUnit.SECONDS);
+
+    assertThat(otherNode().submit(rig.activation("run-1", "go"), rig.now())).isTrue();
+
+    assertThat(toolEntered.await(BOUND_S, TimeUnit.SECONDS)).as("the woken dispatcher ran the Run").isTrue();
+    assertThat(signal.notifications()).isEqualTo(1);
+  }
+
+  @Test
+  void aQueueOnAnotherPrefixDoesNotWakeIt() throws Exception {
+    PgWakeSignal signal = listening();
+    JdbcDispatchQueue elsewhere = DispatchRig.jdbcQueue(rig.host);
+    assertThat(elsewhere.wakeChannel()).isNotEqualTo(queue.wakeChannel());
+    CompletableFuture<Void> hint = signal.next().toCompletableFuture();
+
+    assertThat(elsewhere.submit(rig.activation("run-b", "go"), rig.now())).isTrue();
+    assertThat(otherNode().submit(rig.activation("run-a", "go"), rig.now())).isTrue();
+
+    await(hint);
+    assertThat(signal.notifications()).as("only the own prefix's submit arrived").isEqualTo(1);
+    assertThat(signal.next().toCompletableFuture()).as("no hint is left over").isNotDone();
+  }
+
+  @Test
+  void theChannelIsTheQueuesPrefixFollowedByDispatchWake() {
+    assertThat(JdbcDispatchQueue.wakeChannel("gate_")).isEqualTo("gate_dispatch_wake");
+    assertThat(queue.wakeChannel()).isEqualTo(queue.prefix() + "dispatch_wake");
+    assertThatThrownBy(() -> JdbcDispatchQueue.wakeChannel("Bad-Prefix"))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("dispatch table prefix must match");
+    assertThatThrownBy(() -> PgWakeSignal.builder(Postgres.started(), "x;LISTEN y"))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("dispatch table prefix must match");
+  }
+
+  // ---------------------------------------------------------------- what notifies
+
+  @Test
+  void anAnswerOrACancelForAnAwaitingRecordNotifiesAndOneForARunningRecordWaitsForItsSettle() throws Exception {
+    PgWakeSignal signal = listening();
+    JdbcDispatchQueue other = otherNode();
+    assertThat(other.submit(rig.activation("run-1", "go"), rig.now())).isTrue();
+    await(signal.next().toCompletableFuture());
+    DispatchClaim c = queue.claim("owner-a", HOUR, rig.now(), 5).orElseThrow();
+    assertThat(queue.settle(c, DispatchQueue.Settlement.AWAITING, List.of()))
+        .isEqualTo(DispatchQueue.SettleResult.SETTLED);
+
+    CompletableFuture<Void> hint = signal.next().toCompletableFuture();
+    other.submitResume(input("run-1"), rig.now());
+    await(hint);
+    assertThat(signal.notifications()).as("the plain awaiting settle sent none; the answer one").isEqualTo(2);
+
+    c = queue.claim("owner-a", HOUR, rig.now(), 5).orElseThrow();
+    other.cancel("run-1", rig.thread, rig.now());
+    other.submitResume(input("run-1"), rig.now());
+    hint = signal.next().toCompletableFuture();
+    assertThat(queue.settle(c, DispatchQueue.Settlement.AWAITING, List.of()))
+        .isEqualTo(DispatchQueue.SettleResult.SETTLED);
+    await(hint);
+    assertThat(queue.record("run-1").orElseThrow().status()).isEqualTo(DispatchStatus.PENDING);
+    assertThat(signal.notifications()).as("a running record's answer and cancel waited for the settle").isEqualTo(3);
+
+    hint = signal.next().toCompletableFuture();
+    other.cancel("run-1", rig.thread, rig.now());
+    await(hint);
+    assertThat(signal.notifications()).isEqualTo(4);
+  }
+
+  @Test
+  void reconciliationAndTheOutboxNotifyButAnAwaitingSettleDoesNot() throws Exception {
+    PgWakeSignal signal = listening();
+    CompletableFuture<Void> hint = signal.next().toCompletableFuture();
+    assertThat(otherNode().reconcile("run-r", rig.thread, rig.now())).isTrue();
+    await(hint);
+    assertThat(signal.notifications()).isEqualTo(1);
+
+    // the embedded caller parks the Run on a scheduled action: the outbox row, then the hint
+    rig.scheduleEveryCall();
+    hint = signal.next().toCompletableFuture();
+    rig.execute("run-1", "go");
+    await(hint);
+    assertThat(signal.notifications()).isEqualTo(2);
+    assertThat(rig.store().view().run("run-1").orElseThrow().ticket()).as("committed when the hint came").isPresent();
+
+    // a settle leaving the record awaiting and a duplicate submit make nothing claimable
+    DispatchClaim c = queue.claim("owner-a", HOUR, rig.now(), 5).orElseThrow();
+    assertThat(queue.settle(c, DispatchQueue.Settlement.AWAITING, List.of()))
+        .isEqualTo(DispatchQueue.SettleResult.SETTLED);
+    assertThat(otherNode().reconcile("run-r", rig.thread, rig.now())).isFalse();
+    hint = signal.next().toCompletableFuture();
+    assertThat(otherNode().submit(rig.activation("run-2", "go"), rig.now())).isTrue();
+    await(hint);
+    assertThat(signal.notifications()).isEqualTo(3);
+  }
+
+  @Test
+  void aParkingCommitOfARunItsWorkerIsDrivingDoesNotNotify() throws Exception {
+    // a raw listener, so the payloads show which notification is which: every notification sent
+    // before the test's marker arrives before it
+    try (Connection raw = Postgres.started().getConnection(); java.sql.Statement st = raw.createStatement()) {
+      st.execute("LISTEN " + queue.wakeChannel());
+      rig.scheduleEveryCall();
+      rig.execute("run-1", "calls:2");
+
+      // the worker performs the action and the Run parks on a second one while its record is
+      // running: the outbox leaves the row to the worker, which performs that one in the same drive
+      DurableDispatcher d = rig.dispatcher("owner-a", DispatcherOptions.withLease(HOUR));
+      assertThat(d.tick().toCompletableFuture().join().orElseThrow().result())
+          .isEqualTo(DurableDispatcher.Result.DONE);
+      assertThat(rig.toolRuns).hasValue(2);
+
+      try (Connection c = Postgres.started().getConnection();
+          PreparedStatement p = c.prepareStatement("SELECT pg_notify(?, 'marker')")) {
+        p.setString(1, queue.wakeChannel());
+        p.execute();
+      }
+      List<String> payloads = new ArrayList<>();
+      org.postgresql.PGConnection pg = raw.unwrap(org.postgresql.PGConnection.class);
+      while (!payloads.contains("marker")) {
+        org.postgresql.PGNotification[] got = pg.getNotifications(Math.toIntExact(BOUND_S * 1000));
+        assertThat(got).as("notifications arrived").isNotEmpty();
+        for (org.postgresql.PGNotification n : got) {
+          payloads.add(n.getParameter());
+        }
+      }
+      assertThat(payloads).as("the first parking commit notified, the second did not").containsExactly("", "marker");
+    }
+  }
+
+  // ---------------------------------------------------------------- reconnect and close
+
+  @Test
+  void afterItsBackendIsTerminatedItReconnectsAfterTheBackoffLooksOnceAndIsWokenAgain() throws Exception {
+    PgWakeSignal signal = listening();
+    terminate(listenerBackend(signal.channel()));
+
+    QueuedTimers.Scheduled backoff = timers.take();
+    assertThat(backoff.delay).isEqualTo(PgWakeSignal.DEFAULT_RECONNECT_BACKOFF).isEqualTo(Duration.ofMillis(500));
+    assertThat(signal.connects()).as("no reconnect before the backoff elapsed").isEqualTo(1);
+    CompletableFuture<Void> look = signal.next().toCompletableFuture();
+    assertThat(look).isNotDone();
+    backoff.task.run();
+
+    await(look);
+    assertThat(signal.connects()).as("a hint after the reconnect, not before").isEqualTo(2);
+    assertThat(signal.notifications()).isZero();
+    CompletableFuture<Void> hint = signal.next().toCompletableFuture();
+    assertThat(otherNode().submit(rig.activation("run-1", "go"), rig.now())).isTrue();
+    await(hint);
+    assertThat(signal.notifications()).isEqualTo(1);
+    assertThat(listenerBackend(signal.channel())).as("the new connection listens").isPositive();
+  }
+
+  @Test
+  void aFailedReconnectWaitsTheBackoffAgain() throws Exception {
+    CountDownLatch refused = new CountDownLatch(2);
+    javax.sql.DataSource down = (javax.sql.DataSource) java.lang.reflect.Proxy.newProxyInstance(
+        getClass().getClassLoader(), new Class<?>[] {javax.sql.DataSource.class}, (proxy, m, args) -> {
+          refused.countDown();
+          throw new SQLException("connection refused");
+        });
+    PgWakeSignal signal = PgWakeSignal.builder(down, queue.prefix()).timers(timers).executor(threads)
+        .reconnectBackoff(Duration.ofMillis(250)).start();
+    closing.add(signal);
+    QueuedTimers.Scheduled first = timers.take();
+    assertThat(first.delay).isEqualTo(Duration.ofMillis(250));
+    first.task.run();
+    assertThat(refused.await(BOUND_S, TimeUnit.SECONDS)).isTrue();
+    assertThat(timers.take().delay).isEqualTo(Duration.ofMillis(250));
+    assertThat(signal.connects()).isZero();
+    assertThat(signal.next().toCompletableFuture()).as("no hint without a connection").isNotDone();
+  }
+
+  @Test
+  void closeAbortsTheListeningConnectionSoItsHourLongWaitEndsAndTheLoopReturns() throws Exception {
+    PgWakeSignal signal = listening();
+    assertThat(signal.channel()).isEqualTo(queue.wakeChannel());
+    signal.close();
+    // close waits on the test's timers, which never fire: it returns only because the loop ended
+    assertThat(threads.ended.await(BOUND_S, TimeUnit.SECONDS)).as("the loop returned").isTrue();
+    signal.close();
+    // a local hint still reaches a waiter: the port keeps working without the listener
+    CompletableFuture<Void> hint = signal.next().toCompletableFuture();
+    signal.publish();
+    assertThat(hint).isDone();
+  }
+
+  @Test
+  void closeDuringTheBackoffCancelsTheReconnect() throws Exception {
+    PgWakeSignal signal = listening();
+    terminate(listenerBackend(signal.channel()));
+    QueuedTimers.Scheduled backoff = timers.take();
+    signal.close();
+    assertThat(threads.ended.await(BOUND_S, TimeUnit.SECONDS)).as("the loop returned").isTrue();
+    assertThat(backoff.cancelled).isTrue();
+    assertThat(signal.connects()).isEqualTo(1);
+  }
+}
