@@ -108,7 +108,7 @@ public final class RuntimeToolRegistry implements ToolRegistry {
       previous = exclusiveTails.getOrDefault(invocation.agent().id(), CompletableFuture.completedFuture(null));
       exclusiveTails.put(invocation.agent().id(), result.handle((r, e) -> null));
     }
-    var unused = previous.whenComplete((ignored, e) -> run(invocation, signal).whenComplete((r, failure) -> {
+    var unused = previous.whenComplete((ignored, e) -> runGuarded(invocation, signal).whenComplete((r, failure) -> {
       if (failure != null) {
         result.complete(ToolResult.error("Error: " + failure.getMessage(), Optional.empty()));
       } else {
@@ -116,6 +116,20 @@ public final class RuntimeToolRegistry implements ToolRegistry {
       }
     }));
     return result;
+  }
+
+  /**
+   * A listener or a final-content callback that throws would otherwise escape the completion
+   * callback that runs the call, leaving the call's stage, and every later exclusive call of the
+   * agent queued behind it, waiting forever; it fails this call instead, as a failed body does
+   * (host contract §8.2 step 3), and the body of a call whose listener threw does not run.
+   */
+  private CompletionStage<ToolResult> runGuarded(ToolInvocation invocation, AbortSignal signal) {
+    try {
+      return run(invocation, signal);
+    } catch (RuntimeException e) {
+      return CompletableFuture.failedFuture(e);
+    }
   }
 
   private CompletionStage<ToolResult> run(ToolInvocation invocation, AbortSignal signal) {

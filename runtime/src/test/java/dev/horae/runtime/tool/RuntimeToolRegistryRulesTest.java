@@ -142,6 +142,28 @@ class RuntimeToolRegistryRulesTest {
   }
 
   @Test
+  void aThrowingPreExecuteListenerFailsThatCallWithoutItsBodyAndTheAgentsNextCallStillRuns() throws Exception {
+    AtomicInteger runs = new AtomicInteger();
+    var unusedTool = tools.register(tool("counted", (args, exec) -> {
+      runs.incrementAndGet();
+      return CompletableFuture.completedFuture(Json.parse("{}"));
+    }));
+    AtomicInteger seen = new AtomicInteger();
+    var unusedListener = tools.onPreExecute(i -> {
+      if (seen.incrementAndGet() == 1) {
+        throw new IllegalStateException("listener broke");
+      }
+    }, false);
+    ToolResult failed = call(agent, "counted", "{\"n\":1}");
+    assertThat(failed.isError()).isTrue();
+    assertThat(failed.text()).isEqualTo("Error: listener broke");
+    assertThat(runs).hasValue(0);
+    // exclusive mode queues the agent's next call behind the failed one: it must not wait forever
+    assertThat(call(agent, "counted", "{\"n\":2}").isError()).isFalse();
+    assertThat(runs).hasValue(1);
+  }
+
+  @Test
   void invalidArgumentsAreOneErrorWithEveryDetailAndTheBodyNeverRuns() throws Exception {
     AtomicInteger runs = new AtomicInteger();
     var unused = tools.register(ToolDefinition.builder("strict")
