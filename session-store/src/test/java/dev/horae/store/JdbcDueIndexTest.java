@@ -185,4 +185,97 @@ class JdbcDueIndexTest extends DueIndexContract {
     assertThat(total).isEqualTo(sessions);
     assertThat(all).hasSize(sessions);
   }
+
+  @Test
+  void aWindowOfNoSessionsReadsAndClaimsNothing() {
+    persist(header("a"), new Reminders.Log().create("r", 1_000).events());
+    for (int limit : new int[] {0, -1}) {
+      assertThat(index().dueBy(2_000, limit)).as("limit %d", limit).isEmpty();
+      assertThat(index().claim(leases("node-a"), 2_000, limit, Set.of())).as("limit %d", limit).isEmpty();
+    }
+    assertThat(leases("node-a").current("a")).isEmpty();
+    assertThat(index().dueBy(2_000, 1)).containsExactly(new DueEntry("a", 1_000));
+  }
+
+  @Test
+  void aSessionNeverIndexedHasNoEntryAndAnEmptyIndexNoEarliest() {
+    assertThat(index().earliest()).isEmpty();
+    assertThat(index().dueAt("nobody")).isEmpty();
+    persist(header("a"), new Reminders.Log().other().events());
+    assertThat(index().earliest()).isEmpty();
+    assertThat(index().dueAt("a")).isEmpty();
+  }
+
+  @Test
+  void aClaimTakesASessionOnlyOnceItsLeaseExpiredOnTheClaimersClock() throws Exception {
+    persist(header("a"), new Reminders.Log().create("r", 1_000).events());
+    persist(header("b"), new Reminders.Log().create("r", 1_500).events());
+    SessionLease heldByB = leases("node-b").acquire("a");
+    // the due time is the caller's (the reminders' clock); the lease's liveness is the leases' clock
+    clock.advance(Duration.ofSeconds(30));
+    assertThat(index().claim(leases("node-a"), 2_000, 10, Set.of())).extracting(SessionLease::sessionId)
+        .as("live up to and including its expiry").containsExactly("b");
+    clock.advance(Duration.ofMillis(1));
+    List<SessionLease> taken = index().claim(leases("node-c"), 2_000, 10, Set.of());
+    assertThat(taken).containsExactly(new SessionLease.Fenced("a", "node-c", 2, clock.instant().plusSeconds(30)));
+    assertThat(leases("node-b").renew(heldByB)).isEmpty();
+    assertThat(rows()).containsExactly("a 1 1000", "b 1 1500");
+  }
+
+  @Test
+  void aClaimPassesOverASessionWhoseLeaseRowAnotherTransactionHolds() throws Exception {
+    for (String id : List.of("a", "b")) {
+      persist(header(id), new Reminders.Log().create("r", 1_000).events());
+    }
+    // a free lease row (acquired once, released), held by a transaction in flight, as an
+    // acquisition or a leased persist would hold it
+    assertThat(leases("node-x").release(leases("node-x").acquire("a"))).isTrue();
+    try (Connection held = dataSource().getConnection()) {
+      held.setAutoCommit(false);
+      try (PreparedStatement lock = held.prepareStatement("SELECT 1 FROM " + prefix + "lease WHERE session_id = 'a' FOR UPDATE")) {
+        lock.execute();
+      }
+      assertThat(index().claim(leases("node-a"), 2_000, 10, Set.of())).extracting(SessionLease::sessionId)
+          .containsExactly("b");
+      held.rollback();
+    }
+    assertThat(index().claim(leases("node-b"), 2_000, 10, Set.of()))
+        .containsExactly(new SessionLease.Fenced("a", "node-b", 2, clock.instant().plusSeconds(30)));
+  }
+
+  @Test
+  void claimsWithLeasesOfAnotherStoreAcquireOneAfterAnother() {
+    for (String id : List.of("a", "b", "c")) {
+      persist(header(id), new Reminders.Log().create("r", 1_000).events());
+    }
+    // the same tables through another store instance: not this index's own leases, so the claim
+    // cannot join their transaction and acquires through them one by one
+    SessionLeases elsewhere = JdbcSessionStore.create(dataSource(), prefix).leases("node-e", Duration.ofSeconds(30), clock);
+    SessionLease heldByB = leases("node-b").acquire("b");
+    assertThat(index().claim(elsewhere, 2_000, 10, Set.of("c"))).extracting(SessionLease::sessionId)
+        .containsExactly("a");
+    assertThat(leases("node-b").release(heldByB)).isTrue();
+  }
+
+  @Test
+  void aStoreCreatedWithoutAnIndexerHasNoIndex() {
+    assertThat(JdbcSessionStore.create(dataSource(), prefix).dueIndex()).isEmpty();
+  }
+
+  @Test
+  void aPersistThatAddsNoEventsFeedsNoTrackerAndMovesNoRow() throws Exception {
+    Reminders.Log log = new Reminders.Log().create("r", 4_000);
+    List<SessionEvent> older = log.events();
+    persist(header("s"), log.other().end("r").events());
+    List<SessionEvent> whole = log.events();
+    assertThat(rows()).containsExactly("s 3 -");
+    // another node's store (no trackers cached): an older snapshot and the stored log itself add
+    // nothing, so nothing is fed and the row stays
+    JdbcSessionStore other = JdbcSessionStore.create(dataSource(), prefix, Reminders.INDEXER);
+    int fed = Reminders.FED.get();
+    other.persist(header("s"), older).toCompletableFuture().join();
+    other.persist(header("s"), whole).toCompletableFuture().join();
+    assertThat(Reminders.FED.get()).isEqualTo(fed);
+    assertThat(rows()).containsExactly("s 3 -");
+  }
 }

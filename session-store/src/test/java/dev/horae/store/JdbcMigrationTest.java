@@ -158,4 +158,17 @@ class JdbcMigrationTest {
     }
     assertThat(history()).hasSize(3);
   }
+
+  @Test
+  void aRefusalAfterAMigrationWasAppliedRollsThatBackToo() throws Exception {
+    store().migrate();
+    // version 1 is unrecorded (so a migrate applies and records it again) and version 2 differs:
+    // the refusal at 2 must not leave 1's record behind
+    sql("DELETE FROM " + prefix + "schema_version WHERE version = 1");
+    sql("UPDATE " + prefix + "schema_version SET checksum = 'abc' WHERE version = 2");
+
+    assertThatThrownBy(() -> store().migrate()).isInstanceOf(SessionStoreException.class)
+        .hasMessageStartingWith("schema migration 2 (session leases) in " + prefix + "schema_version was applied with checksum abc,");
+    assertThat(history()).containsExactly("2 session leases abc", "3 due index " + checksum(3));
+  }
 }

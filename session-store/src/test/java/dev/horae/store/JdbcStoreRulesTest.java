@@ -256,4 +256,33 @@ class JdbcStoreRulesTest {
       return false;
     }
   }
+
+  @Test
+  void anEventTheStoreCouldNotReadBackIsRefusedAndNothingIsWritten() {
+    store().persist(header("s"), log(2)).toCompletableFuture().join();
+    com.fasterxml.jackson.databind.node.ArrayNode deep = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.arrayNode();
+    com.fasterxml.jackson.databind.node.ArrayNode at = deep;
+    for (int i = 1; i < 1_001; i++) {
+      at = at.addArray();
+    }
+    List<SessionEvent> longer = new ArrayList<>(log(2));
+    longer.add(SessionEvent.of(2, "test/event", 0, deep));
+    longer.add(SessionEvent.of(3, "test/event", 0, Json.parse("{}")));
+    CompletableFuture<Void> refused = store().persist(header("s"), longer).toCompletableFuture();
+    assertThat(refused).isCompletedExceptionally();
+    assertThatThrownBy(refused::join).hasCauseInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("JSON value cannot be stored and read back: ");
+    assertThat(store().load("s").orElseThrow().events()).isEqualTo(log(2));
+  }
+
+  @Test
+  void aHeaderTheStoreCouldNotReadBackIsRefusedAndNoSessionIsCreated() {
+    dev.horae.spi.session.SessionHeader hugeCwd = new dev.horae.spi.session.SessionHeader(1, "t", 0,
+        java.util.Optional.of("/".repeat(20_000_001)), java.util.Optional.empty(), 0, java.util.Optional.empty(),
+        java.util.OptionalInt.empty(), java.util.Optional.empty(), java.util.Optional.empty());
+    CompletableFuture<Void> refused = store().persist(hugeCwd, log(1)).toCompletableFuture();
+    assertThat(refused).isCompletedExceptionally();
+    assertThatThrownBy(refused::join).hasCauseInstanceOf(IllegalArgumentException.class);
+    assertThat(store().ids()).isEmpty();
+  }
 }

@@ -228,6 +228,126 @@ class SessionLeaseKeeperTest {
     }
   }
 
+  @Test
+  void holdingAHeldSessionAgainNeitherAcquiresNorFencesTheFirstLease() {
+    SessionLeaseKeeper keeper = keeperA();
+    SessionLease first = keeper.hold("s");
+    SessionLease again = keeper.hold("s");
+    assertThat(again).isEqualTo(first);
+    assertThat(((SessionLease.Fenced) again).epoch()).isEqualTo(1);
+    assertThat(store.leases("node-a", LEASE, clock).current("s")).contains(first);
+    assertThat(timersA.dues()).as("one renewal, not two").containsExactly(T0.plusSeconds(10));
+    keeper.persist(header("s"), log(1)).toCompletableFuture().join();
+    assertThat(store.load("s").orElseThrow().events()).isEqualTo(log(1));
+  }
+
+  @Test
+  void aStalePersistCancelsTheLeasesRenewal() {
+    SessionLeaseKeeper keeper = keeperA();
+    keeper.hold("s");
+    clock.advance(LEASE.plusMillis(1));
+    var unused = nodeB.acquire("s");
+    assertThat(timersA.dues()).hasSize(1);
+    assertThat(refused(keeper.persist(header("s"), log(1)))).isEqualTo(SessionLeaseException.Code.STALE_EPOCH);
+    assertThat(timersA.dues()).isEmpty();
+  }
+
+  @Test
+  void aRefusalThatArrivesThroughADependentStageMarksTheLeaseLostToo() {
+    Flaky flaky = new Flaky(store.leases("node-a", LEASE, clock));
+    flaky.persistAsync = true;
+    SessionLeaseKeeper keeper = keeperA(flaky, direct);
+    keeper.hold("s");
+    clock.advance(LEASE.plusMillis(1));
+    var unused = nodeB.acquire("s");
+    assertThat(refused(keeper.persist(header("s"), log(1)))).isEqualTo(SessionLeaseException.Code.STALE_EPOCH);
+    assertThat(lost).singleElement().asString().contains(": stale epoch: session s was written under epoch 1");
+    assertThat(keeper.lease("s")).isEmpty();
+  }
+
+  @Test
+  void aPersistThatFailsForAnotherReasonKeepsTheLease() {
+    Flaky flaky = new Flaky(store.leases("node-a", LEASE, clock));
+    SessionLeaseKeeper keeper = keeperA(flaky, direct);
+    SessionLease held = keeper.hold("s");
+    flaky.persistFailing = true;
+    assertThat(failure(keeper.persist(header("s"), log(1)))).hasMessage("database unreachable");
+    flaky.persistFailing = false;
+    flaky.persistThrowing = true;
+    // a store that throws instead of failing its stage still gives the caller a failed stage
+    assertThat(failure(keeper.persist(header("s"), log(1)))).hasMessage("store broke");
+    assertThat(lost).isEmpty();
+    assertThat(keeper.lease("s")).contains(held);
+    flaky.persistThrowing = false;
+    keeper.persist(header("s"), log(1)).toCompletableFuture().join();
+    assertThat(store.load("s").orElseThrow().events()).isEqualTo(log(1));
+  }
+
+  @Test
+  void twoRefusedPersistsInFlightReportTheLossOnce() {
+    Flaky flaky = new Flaky(store.leases("node-a", LEASE, clock));
+    flaky.persistPending = true;
+    SessionLeaseKeeper keeper = keeperA(flaky, direct);
+    keeper.hold("s");
+    CompletionStage<Void> first = keeper.persist(header("s"), log(1));
+    CompletionStage<Void> second = keeper.persist(header("s"), log(2));
+    assertThat(flaky.pending).hasSize(2);
+    for (var stage : flaky.pending) {
+      stage.completeExceptionally(new SessionLeaseException(SessionLeaseException.Code.STALE_EPOCH, "s", "stale epoch: s"));
+    }
+    assertThat(refused(first)).isEqualTo(SessionLeaseException.Code.STALE_EPOCH);
+    assertThat(refused(second)).isEqualTo(SessionLeaseException.Code.STALE_EPOCH);
+    assertThat(lost).singleElement().asString().endsWith(": stale epoch: s");
+  }
+
+  @Test
+  void releasesTheStoreRefusesAtCloseAreEachReportedAndTheLeasesDropped() {
+    Flaky flaky = new Flaky(store.leases("node-a", LEASE, clock));
+    SessionLeaseKeeper keeper = keeperA(flaky, direct);
+    keeper.hold("s");
+    keeper.hold("t");
+    flaky.releaseFailing = true;
+    keeper.close();
+    assertThat(warnings).containsExactlyInAnyOrder(
+        "releasing the lease of session s failed; it expires on its own / database gone",
+        "releasing the lease of session t failed; it expires on its own / database gone");
+    assertThat(keeper.lease("s")).isEmpty();
+    assertThat(keeper.lease("t")).isEmpty();
+    assertThat(timersA.dues()).isEmpty();
+  }
+
+  @Test
+  void aRenewalTheExecutorRefusesIsReportedAndTheLeaseRunsOut() {
+    Executor refusing = task -> {
+      throw new java.util.concurrent.RejectedExecutionException("pool shut down");
+    };
+    SessionLeaseKeeper keeper = keeperA(store.leases("node-a", LEASE, clock), refusing);
+    keeper.hold("s");
+    advance(Duration.ofSeconds(10));
+    assertThat(warnings).containsExactly("cannot renew the lease of session s: its executor refused / pool shut down");
+    assertThat(timersA.dues()).isEmpty();
+    clock.advance(Duration.ofSeconds(20).plusMillis(1));
+    assertThat(keeper.owns("s")).isFalse();
+  }
+
+  @Test
+  void aLossTheExecutorCannotReportIsWarnedAndStillDropsTheLease(@TempDir Path root) {
+    Executor refusing = task -> {
+      throw new java.util.concurrent.RejectedExecutionException("pool shut down");
+    };
+    try (FileSessionStore files = FileSessionStore.open(root, SyncMode.NEVER)) {
+      SessionLeaseKeeper keeper = keeperA(files.leases("node-a"), refusing);
+      keeper.hold("s");
+      // released behind the keeper's back: its next persist is refused and the lease is lost
+      assertThat(files.release("s")).isTrue();
+      assertThat(refused(keeper.persist(header("s"), log(1)))).isEqualTo(SessionLeaseException.Code.NOT_LEASED);
+      assertThat(warnings).containsExactly("cannot report the lost lease of session s (owner node-a): its executor refused"
+          + " / pool shut down");
+      assertThat(keeper.lease("s")).isEmpty();
+      assertThat(lost).isEmpty();
+    }
+  }
+
   private static SessionLeaseException.Code refused(CompletionStage<Void> stage) {
     Throwable t = failure(stage);
     assertThat(t).isInstanceOf(SessionLeaseException.class);
@@ -238,6 +358,17 @@ class SessionLeaseKeeperTest {
   private static final class Flaky implements SessionLeases {
     private final SessionLeases delegate;
     volatile boolean failing;
+    /** Releases fail, as a database gone during shutdown would. */
+    volatile boolean releaseFailing;
+    /** Persists throw instead of returning a stage. */
+    volatile boolean persistThrowing;
+    /** Persists answer through a dependent stage, as an asynchronous store's would. */
+    volatile boolean persistAsync;
+    /** Persists fail with a database error. */
+    volatile boolean persistFailing;
+    /** Persists stay pending until the test completes them. */
+    final List<java.util.concurrent.CompletableFuture<Void>> pending = new ArrayList<>();
+    volatile boolean persistPending;
 
     Flaky(SessionLeases delegate) {
       this.delegate = delegate;
@@ -273,6 +404,9 @@ class SessionLeaseKeeperTest {
 
     @Override
     public boolean release(SessionLease lease) {
+      if (releaseFailing) {
+        throw new SessionStoreException("database gone");
+      }
       return delegate.release(lease);
     }
 
@@ -288,7 +422,19 @@ class SessionLeaseKeeperTest {
 
     @Override
     public CompletionStage<Void> persist(SessionHeader header, List<SessionEvent> log, SessionLease lease) {
-      return delegate.persist(header, log, lease);
+      if (persistThrowing) {
+        throw new IllegalStateException("store broke");
+      }
+      if (persistFailing) {
+        return java.util.concurrent.CompletableFuture.failedFuture(new SessionStoreException("database unreachable"));
+      }
+      if (persistPending) {
+        java.util.concurrent.CompletableFuture<Void> later = new java.util.concurrent.CompletableFuture<>();
+        pending.add(later);
+        return later;
+      }
+      CompletionStage<Void> stage = delegate.persist(header, log, lease);
+      return persistAsync ? stage.thenApply(v -> null) : stage;
     }
   }
 }
