@@ -14,7 +14,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /** {@code JSON.stringify} over Jackson trees. */
-@Timeout(value = 10, unit = TimeUnit.SECONDS)
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
 class EcmaJsonTest {
 
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;

@@ -12,7 +12,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /** {@code Number.prototype.toString} and the safe-integer reading. */
-@Timeout(value = 30, unit = TimeUnit.SECONDS)
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
 class EcmaNumbersTest {
 
   /** Each row: a Java double literal, then the text a JavaScript engine prints for it. */

@@ -23,7 +23,7 @@ import org.junit.jupiter.api.Timeout;
  * rejected {@code notAwaiting} (§9.4, "concurrent perform lost the race").
  */
 // a separate thread, so a join that never completes fails the test instead of hanging the run
-@Timeout(value = 10, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+@Timeout(value = 60, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class SingleUseTicketTest {
 
   private static final ResumeOutcome NOT_AWAITING =
