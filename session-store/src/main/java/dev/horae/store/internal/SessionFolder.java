@@ -309,38 +309,6 @@ public final class SessionFolder implements AutoCloseable {
   }
 
   /**
-   * Calls {@code after} with the whole durable log, under the folder's lock, unless a persist is
-   * still in flight (it reports its own log when it completes). For recomputing a derived file.
-   *
-   * @param after told the durable log
-   * @return whether it was told (false for a folder without a committed header, or a persist in flight)
-   * @throws SessionStoreException when the event file cannot be read or the folder is closed
-   */
-  public boolean reportDurable(AfterDurable after) {
-    boolean wasInterrupted = Thread.interrupted();
-    mutex.lock();
-    try {
-      ensureOpen();
-      if (header.isEmpty() || commit.durable() < written) {
-        return false;
-      }
-      List<SessionEvent> events = openedEvents;
-      if (events == null) {
-        try {
-          events = LogScanner.scan(eventsFile).events();
-        } catch (IOException e) {
-          throw new SessionStoreException("cannot read " + eventsFile + ": " + e.getMessage(), e);
-        }
-      }
-      after.durable(header.get(), events, end);
-      return true;
-    } finally {
-      mutex.unlock();
-      restoreInterrupt(wasInterrupted);
-    }
-  }
-
-  /**
    * The folder's directory.
    *
    * @return the path
