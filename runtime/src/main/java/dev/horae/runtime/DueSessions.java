@@ -41,7 +41,8 @@ import org.slf4j.LoggerFactory;
  *
  * <ol>
  *   <li>it closes ({@link HoraeRuntime#closeSession}) each session it opened whose agent is idle or
- *       parked on a tool call (a parked turn holds no thread and its ticket is durable), and whose due
+ *       parked on a tool call (a parked turn holds no thread and its ticket is durable), whose inbox
+ *       holds no queued message (a dispatched reminder's follow-up, say), and whose due
  *       time is absent or later than {@link Settings#keepOpenWithin()} from now — or still past {@link
  *       Settings#retryAfter()} after it opened it, so a later pass retries it. A call waiting for
  *       confirmation is not due, so its session is closed; the application opens it again to answer.
@@ -329,7 +330,12 @@ public final class DueSessions implements AutoCloseable {
       // a parked turn holds no thread and its ticket is durable: it counts as idle, so a call waiting
       // for a person does not hold a place here for as long as the person takes; a scheduled action
       // keeps its session open through keepOpen, being due
-      boolean working = agent.get().status() != AgentStatus.IDLE && !agent.get().parked();
+      // and an agent with queued messages is about to work (a dispatched reminder's follow-up waits
+      // in its inbox until the owner's maintenance ends): disposing it would drop them, while the
+      // reminder's dispatch is already durable
+      RuntimeAgent a = agent.get();
+      boolean working = (a.status() != AgentStatus.IDLE && !a.parked())
+          || !a.pendingNextTurn().isEmpty() || !a.pendingNextStep().isEmpty();
       if (working || keepOpen(id, now)) {
         continue;
       }

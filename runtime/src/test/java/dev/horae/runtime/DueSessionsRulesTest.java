@@ -83,6 +83,29 @@ class DueSessionsRulesTest {
   }
 
   @Test
+  void aSessionWhoseAgentHasQueuedMessagesIsNotClosedSoTheyAreNotLost() throws Exception {
+    ManualTimers time = new ManualTimers(START);
+    DueSessions.Settings settings = DueSessions.Settings.DEFAULTS.withRetryAfter(Duration.ofSeconds(2));
+    try (HoraeRuntime horae = runtime(time, settings)) {
+      seed(horae, "queued", START.toEpochMilli());
+      BlockingQueue<DueSessions.Pass> passes = new LinkedBlockingQueue<>();
+      var unused = horae.startDueSessions().onPass(passes::add);
+      assertThat(next(time, passes, Duration.ZERO).opened()).containsExactly("queued");
+      // a message waiting for the agent's next step (a dispatched reminder's follow-up waits the same
+      // way until the owner's maintenance ends): closing now would drop it with the agent
+      dev.horae.runtime.agent.RuntimeAgent agent =
+          (dev.horae.runtime.agent.RuntimeAgent) horae.agents().get("queued").orElseThrow();
+      agent.inject(new dev.horae.spi.message.UserMessage("m-1",
+          List.of(new dev.horae.spi.message.ContentBlock("still to be read")), dev.horae.spi.message.MessageSource.user()));
+      for (int s = 1; s <= 4; s++) {
+        assertThat(next(time, passes, Duration.ofSeconds(1)).closed()).as("second %d", s).isEmpty();
+      }
+      assertThat(horae.agents().get("queued")).isPresent();
+      assertThat(agent.pendingNextStep()).hasSize(1);
+    }
+  }
+
+  @Test
   void aSessionTheApplicationHoldsIsNeitherOpenedAgainNorClosed() throws Exception {
     ManualTimers time = new ManualTimers(START);
     try (HoraeRuntime horae = runtime(time, DueSessions.Settings.DEFAULTS.withKeepOpenWithin(Duration.ZERO))) {
