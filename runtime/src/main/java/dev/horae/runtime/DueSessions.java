@@ -40,10 +40,13 @@ import org.slf4j.LoggerFactory;
  * Timers} it runs one pass on the runtime's driver threads:
  *
  * <ol>
- *   <li>it closes ({@link HoraeRuntime#closeSession}) each session it opened whose agent is idle, not
- *       parked on a tool call, and whose due time is absent or later than {@link
- *       Settings#keepOpenWithin()} from now — or still past {@link Settings#retryAfter()} after it
- *       opened it, so a later pass retries it;
+ *   <li>it closes ({@link HoraeRuntime#closeSession}) each session it opened whose agent is idle or
+ *       parked on a tool call (a parked turn holds no thread and its ticket is durable), and whose due
+ *       time is absent or later than {@link Settings#keepOpenWithin()} from now — or still past {@link
+ *       Settings#retryAfter()} after it opened it, so a later pass retries it. A call waiting for
+ *       confirmation is not due, so its session is closed; the application opens it again to answer.
+ *       A committed scheduled action is due from its commit on, so its session stays open while the
+ *       reopened agent performs it, and is closed once the turn ended and nothing else is due;
  *   <li>while fewer than {@link Settings#maxOpen()} agents are open in the runtime, it takes the
  *       sessions whose due time has come from the store's {@link DueIndex} — claimed under this
  *       node's leases when the runtime leases ({@link DueIndex#claim}: on PostgreSQL {@code FOR UPDATE
@@ -55,8 +58,10 @@ import org.slf4j.LoggerFactory;
  * <p>The worker dispatches nothing itself: opening the agent starts the plugins' per-agent work, so
  * Schedule's owner flushes, folds and dispatches the due reminder exactly as for any live agent
  * ({@code spec/schedule.md} §12.3, §12.9), and the dispatch's barrier flush moves the session's
- * index entry in the same persist. The duplicate window this leaves is the spec's crash window
- * ({@code docs/persistence.md}, "The due index").
+ * index entry in the same persist. Likewise the reopened agent performs a parked scheduled action
+ * (when the runtime dispatches, {@link HoraeRuntime.Builder#dispatchScheduledActions}), and the
+ * perform's pre-commit, flushed before the tool runs, clears the entry. The duplicate window this
+ * leaves is the spec's crash window ({@code docs/persistence.md}, "The due index").
  */
 public final class DueSessions implements AutoCloseable {
 
@@ -321,7 +326,11 @@ public final class DueSessions implements AutoCloseable {
         forget(id);
         continue;
       }
-      if (agent.get().status() != AgentStatus.IDLE || agent.get().parked() || keepOpen(id, now)) {
+      // a parked turn holds no thread and its ticket is durable: it counts as idle, so a call waiting
+      // for a person does not hold a place here for as long as the person takes; a scheduled action
+      // keeps its session open through keepOpen, being due
+      boolean working = agent.get().status() != AgentStatus.IDLE && !agent.get().parked();
+      if (working || keepOpen(id, now)) {
         continue;
       }
       if (runtime.closeSession(id)) {

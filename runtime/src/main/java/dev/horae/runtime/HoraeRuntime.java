@@ -48,6 +48,7 @@ import dev.horae.gate.ResumeCommand;
 import dev.horae.gate.ResumeResult;
 import dev.horae.gate.runtime.GateRuntimeException;
 import dev.horae.gate.runtime.ResumeOutcome;
+import dev.horae.gate.runtime.ScheduledActionDueIndex;
 import dev.horae.runtime.gate.AwaitingCall;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -113,19 +114,25 @@ public final class HoraeRuntime implements Host, AutoCloseable {
     } else if (b.store != null) {
       this.store = b.store;
       this.ownedStore = null;
-    } else if (b.dataDir != null) {
-      FileSessionStore file = b.dueIndexer != null
-          ? FileSessionStore.open(b.dataDir, SyncMode.ALWAYS, b.dueIndexer)
-          : FileSessionStore.open(b.dataDir);
-      this.store = file;
-      this.ownedStore = file;
     } else {
-      this.store = b.dueIndexer != null ? new MemorySessionStore(b.dueIndexer) : new MemorySessionStore();
-      this.ownedStore = null;
+      // a runtime that serves due sessions from its own store always indexes scheduled actions, so
+      // an action a stopped node committed cannot be forgotten (docs/persistence.md, "The due index")
+      DueIndexer indexer = b.dueIndexer != null ? dueIndexer(b.dueIndexer) : b.dueSettings != null ? dueIndexer() : null;
+      if (b.dataDir != null) {
+        FileSessionStore file = indexer != null
+            ? FileSessionStore.open(b.dataDir, SyncMode.ALWAYS, indexer)
+            : FileSessionStore.open(b.dataDir);
+        this.store = file;
+        this.ownedStore = file;
+      } else {
+        this.store = indexer != null ? new MemorySessionStore(indexer) : new MemorySessionStore();
+        this.ownedStore = null;
+      }
     }
     if (b.dueIndexer != null && (b.store != null || b.leases != null)) {
       throw new IllegalStateException(
-          "dueIndexer indexes the store the runtime opens itself; open the given store with the indexer instead");
+          "dueIndexer indexes the store the runtime opens itself; open the given store with "
+              + "HoraeRuntime.dueIndexer(indexer) instead");
     }
     if (b.timers != null) {
       this.timers = b.timers;
@@ -159,8 +166,8 @@ public final class HoraeRuntime implements Host, AutoCloseable {
     }
     if (b.dueSettings != null) {
       DueIndex index = (store instanceof DueIndexed indexed ? indexed.dueIndex() : Optional.<DueIndex>empty())
-          .orElseThrow(() -> new IllegalStateException("dueSessions needs a store with a due index: give dueIndexer with "
-              + "dataDir (or neither), or open the store with an indexer"));
+          .orElseThrow(() -> new IllegalStateException("dueSessions needs a store with a due index: open the given store "
+              + "with HoraeRuntime.dueIndexer(...) as its indexer"));
       this.dueSessions = new DueSessions(this, index, b.dueSettings, timers, clock, drivers, warnings, keeper);
     } else {
       this.dueSessions = null;
@@ -188,6 +195,34 @@ public final class HoraeRuntime implements Host, AutoCloseable {
    */
   public static HoraeRuntime embedded(Path dataDir) {
     return builder().dataDir(dataDir).build();
+  }
+
+  /**
+   * The due indexer for a store a runtime serves due sessions from, when the application indexes
+   * nothing of its own: the gate's committed scheduled actions ({@link ScheduledActionDueIndex}),
+   * so a session whose node stopped between committing an action and performing it is opened and
+   * the action performed. Give it to a store the application opens: {@code new
+   * MemorySessionStore(HoraeRuntime.dueIndexer())}.
+   *
+   * @return the indexer
+   */
+  public static DueIndexer dueIndexer() {
+    return ScheduledActionDueIndex::track;
+  }
+
+  /**
+   * The due indexer for a store a runtime serves due sessions from: the application's indexer (for
+   * reminders, {@code ScheduleDueIndex::track}) composed with the gate's committed scheduled actions
+   * ({@link ScheduledActionDueIndex}); a session is due at the earlier of the two. {@link
+   * Builder#dueIndexer} applies it to the store the runtime opens itself; give it to a store the
+   * application opens: {@code JdbcSessionStore.create(dataSource, "horae_",
+   * HoraeRuntime.dueIndexer(ScheduleDueIndex::track))}.
+   *
+   * @param application the application's indexer
+   * @return the composed indexer
+   */
+  public static DueIndexer dueIndexer(DueIndexer application) {
+    return DueIndexer.earliestOf(Objects.requireNonNull(application, "application"), ScheduledActionDueIndex::track);
   }
 
   /**
@@ -819,10 +854,14 @@ public final class HoraeRuntime implements Host, AutoCloseable {
     }
 
     /**
-     * The indexer of the durable due index the runtime's own store keeps (the file store of {@link
-     * #dataDir}, or the in-memory store): for reminders, {@code ScheduleDueIndex::track} of {@code
-     * schedule-tools}. A store the application opens ({@link #store}, {@link #leases}) is given its
-     * indexer when it is opened instead ({@code docs/persistence.md}, "The due index").
+     * The application's indexer of the durable due index the runtime's own store keeps (the file
+     * store of {@link #dataDir}, or the in-memory store): for reminders, {@code
+     * ScheduleDueIndex::track} of {@code schedule-tools}. The store is opened with {@link
+     * HoraeRuntime#dueIndexer(DueIndexer)}, this indexer composed with the gate's committed
+     * scheduled actions; with {@link #dueSessions} and no indexer it indexes the scheduled actions
+     * alone. A store the application opens ({@link #store}, {@link #leases}) is given {@code
+     * HoraeRuntime.dueIndexer(…)} when it is opened instead ({@code docs/persistence.md}, "The due
+     * index").
      *
      * @param v the indexer
      * @return this builder
@@ -837,7 +876,10 @@ public final class HoraeRuntime implements Host, AutoCloseable {
      * Enables the due-sessions worker ({@link DueSessions}), started by {@link
      * HoraeRuntime#startDueSessions()}: it opens sessions whose due time has come and closes them
      * again when idle, at most {@link DueSessions.Settings#maxOpen()} open at once. The store must
-     * keep a due index.
+     * keep a due index: the runtime's own store does (it indexes scheduled actions even without
+     * {@link #dueIndexer}); open a given store with {@link HoraeRuntime#dueIndexer(DueIndexer)} or
+     * {@link HoraeRuntime#dueIndexer()}, or actions committed by a node that stopped before
+     * performing them are never found.
      *
      * @param v the settings, e.g. {@code DueSessions.Settings.DEFAULTS.withMaxOpen(32)}
      * @return this builder

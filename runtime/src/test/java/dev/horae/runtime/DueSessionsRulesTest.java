@@ -7,15 +7,10 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.horae.spi.session.Json;
 import dev.horae.spi.session.SessionEvent;
 import dev.horae.spi.session.SessionHeader;
-import dev.horae.spi.time.Cancellable;
-import dev.horae.spi.time.Timers;
 import dev.horae.store.DueIndexer;
 import dev.horae.store.MemorySessionStore;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.InstantSource;
-import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
@@ -47,53 +42,6 @@ class DueSessionsRulesTest {
     };
   };
 
-  /** A manual wall clock and monotonic timers that run due tasks on the advancing thread. */
-  private static final class Manual implements InstantSource, Timers {
-    private long nowMs = START.toEpochMilli();
-    private final List<long[]> dues = new ArrayList<>();
-    private final List<Runnable> tasks = new ArrayList<>();
-
-    @Override
-    public synchronized Instant instant() {
-      return Instant.ofEpochMilli(nowMs);
-    }
-
-    @Override
-    public synchronized Cancellable schedule(Duration delay, Runnable task) {
-      long[] due = {nowMs + Math.max(0, delay.toMillis())};
-      dues.add(due);
-      tasks.add(task);
-      return () -> {
-        synchronized (this) {
-          int i = dues.indexOf(due);
-          if (i >= 0) {
-            dues.remove(i);
-            tasks.remove(i);
-          }
-        }
-      };
-    }
-
-    void advance(Duration by) {
-      List<Runnable> run = new ArrayList<>();
-      synchronized (this) {
-        nowMs += by.toMillis();
-        Iterator<long[]> d = dues.iterator();
-        Iterator<Runnable> t = tasks.iterator();
-        while (d.hasNext()) {
-          long[] due = d.next();
-          Runnable task = t.next();
-          if (due[0] <= nowMs) {
-            d.remove();
-            t.remove();
-            run.add(task);
-          }
-        }
-      }
-      run.forEach(Runnable::run);
-    }
-  }
-
   private static void seed(HoraeRuntime horae, String id, long dueAt) {
     ObjectNode data = Json.mapper().createObjectNode();
     data.put("at", dueAt);
@@ -101,11 +49,11 @@ class DueSessionsRulesTest {
         List.of(SessionEvent.of(0, "test/due", START.toEpochMilli(), data))).toCompletableFuture().join();
   }
 
-  private static HoraeRuntime runtime(Manual time, DueSessions.Settings settings) {
+  private static HoraeRuntime runtime(ManualTimers time, DueSessions.Settings settings) {
     return HoraeRuntime.builder().dueIndexer(INDEXER).dueSessions(settings).clock(time).timers(time).build();
   }
 
-  private static DueSessions.Pass next(Manual time, BlockingQueue<DueSessions.Pass> passes, Duration by) throws InterruptedException {
+  private static DueSessions.Pass next(ManualTimers time, BlockingQueue<DueSessions.Pass> passes, Duration by) throws InterruptedException {
     time.advance(by);
     DueSessions.Pass pass = passes.poll(30, TimeUnit.SECONDS);
     assertThat(pass).as("a pass").isNotNull();
@@ -114,7 +62,7 @@ class DueSessionsRulesTest {
 
   @Test
   void anOverdueSessionNobodyDispatchesIsClosedAfterRetryAfterAndOpenedAgain() throws Exception {
-    Manual time = new Manual();
+    ManualTimers time = new ManualTimers(START);
     DueSessions.Settings settings = DueSessions.Settings.DEFAULTS.withRetryAfter(Duration.ofSeconds(5));
     try (HoraeRuntime horae = runtime(time, settings)) {
       seed(horae, "stuck", START.toEpochMilli());
@@ -136,7 +84,7 @@ class DueSessionsRulesTest {
 
   @Test
   void aSessionTheApplicationHoldsIsNeitherOpenedAgainNorClosed() throws Exception {
-    Manual time = new Manual();
+    ManualTimers time = new ManualTimers(START);
     try (HoraeRuntime horae = runtime(time, DueSessions.Settings.DEFAULTS.withKeepOpenWithin(Duration.ZERO))) {
       seed(horae, "mine", START.toEpochMilli());
       seed(horae, "later", START.plusSeconds(3).toEpochMilli());
@@ -161,8 +109,14 @@ class DueSessionsRulesTest {
 
   @Test
   void theBuilderRefusesAWorkerWithoutAnIndexAndAnIndexerForAStoreItDidNotOpen() {
-    assertThatThrownBy(() -> HoraeRuntime.builder().dueSessions(DueSessions.Settings.DEFAULTS).build())
-        .isInstanceOf(IllegalStateException.class).hasMessageStartingWith("dueSessions needs a store with a due index");
+    assertThatThrownBy(() -> HoraeRuntime.builder().store(new MemorySessionStore()).dueSessions(DueSessions.Settings.DEFAULTS).build())
+        .isInstanceOf(IllegalStateException.class).hasMessage("dueSessions needs a store with a due index: open the given "
+            + "store with HoraeRuntime.dueIndexer(...) as its indexer");
+    // the store the runtime opens itself is indexed for scheduled actions even without an indexer
+    try (HoraeRuntime own = HoraeRuntime.builder().dueSessions(DueSessions.Settings.DEFAULTS).build()) {
+      assertThat(own.dueSessions()).isPresent();
+      assertThat(((dev.horae.store.DueIndexed) own.store()).dueIndex()).isPresent();
+    }
     assertThatThrownBy(() -> HoraeRuntime.builder().store(new MemorySessionStore()).dueIndexer(INDEXER).build())
         .isInstanceOf(IllegalStateException.class).hasMessageStartingWith("dueIndexer indexes the store the runtime opens itself");
     try (HoraeRuntime plain = HoraeRuntime.builder().build()) {

@@ -222,8 +222,8 @@ class HoraeRuntimeRulesTest {
     }
   }
 
-  /** A store that reads from {@code memory} and persists through {@code persist}. */
-  private static dev.horae.spi.session.SessionStore over(MemorySessionStore memory,
+  /** A store that reads from {@code memory} and persists through {@code persist}; other tests of the package use it too. */
+  static dev.horae.spi.session.SessionStore over(MemorySessionStore memory,
       dev.horae.spi.session.DurabilityListener persist) {
     return new dev.horae.spi.session.SessionStore() {
       @Override

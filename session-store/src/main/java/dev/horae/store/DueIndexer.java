@@ -2,7 +2,9 @@ package dev.horae.store;
 
 import dev.horae.spi.session.SessionEvent;
 import dev.horae.spi.session.SessionHeader;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.OptionalLong;
 import java.util.function.Function;
 
@@ -33,4 +35,38 @@ public interface DueIndexer {
    *     and warns)
    */
   Function<List<SessionEvent>, OptionalLong> track(SessionHeader header);
+
+  /**
+   * An indexer whose due time is the earliest of its parts': how one store indexes what several
+   * modules make due (Schedule's reminders and the gate's scheduled actions, say), each knowing only
+   * its own events. Every part gets its own tracker per session and is fed every batch.
+   *
+   * @param parts the indexers (at least one)
+   * @return the composed indexer; its tracker answers the minimum of the parts' answers, or empty
+   *     when none is due, and throws when a part throws (the store then indexes the session as not
+   *     due and warns, as for a single indexer)
+   * @throws IllegalArgumentException when no part is given
+   */
+  static DueIndexer earliestOf(DueIndexer... parts) {
+    List<DueIndexer> all = List.of(parts);
+    if (all.isEmpty()) {
+      throw new IllegalArgumentException("earliestOf needs at least one indexer");
+    }
+    return header -> {
+      List<Function<List<SessionEvent>, OptionalLong>> trackers = new ArrayList<>();
+      for (DueIndexer part : all) {
+        trackers.add(Objects.requireNonNull(part.track(header), "a due indexer returned no tracker"));
+      }
+      return events -> {
+        OptionalLong earliest = OptionalLong.empty();
+        for (Function<List<SessionEvent>, OptionalLong> t : trackers) {
+          OptionalLong due = Objects.requireNonNull(t.apply(events), "a due tracker answered null");
+          if (due.isPresent() && (earliest.isEmpty() || due.getAsLong() < earliest.getAsLong())) {
+            earliest = due;
+          }
+        }
+        return earliest;
+      };
+    };
+  }
 }
