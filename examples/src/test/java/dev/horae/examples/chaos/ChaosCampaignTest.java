@@ -156,7 +156,8 @@ class ChaosCampaignTest {
         ended.add(w.owner);
       }
       for (String lost : w.lines("lost ")) {
-        ended.add(w.owner + " " + lost.split(" ")[1]);
+        // "lost <session> closed=… stale=…"
+        ended.add(w.owner + " " + lost.substring("lost ".length(), lost.indexOf(' ', "lost ".length())));
         displaced += w == pausedNode ? 0 : 1;
       }
     }
