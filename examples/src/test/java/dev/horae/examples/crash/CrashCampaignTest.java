@@ -3,7 +3,6 @@ package dev.horae.examples.crash;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.horae.gate.RunState;
 import dev.horae.gate.runtime.CommitCodec;
 import dev.horae.gate.runtime.RunDisposition;
@@ -14,7 +13,6 @@ import dev.horae.spi.session.StoredSession;
 import dev.horae.store.FileSessionStore;
 import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
@@ -27,8 +25,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -67,7 +63,6 @@ class CrashCampaignTest {
   private static final int GATE_KILLS = 50;
   private static final int MAX_ACKS_BEFORE_KILL = 20;
   private static final int MAX_DELAY_MS = 2_500;
-  private static final Pattern SCHEDULE_ID = Pattern.compile("schedule_id_json: \"([^\"]+)\"");
 
   @TempDir Path folder;
   @TempDir Path scratch;
@@ -85,10 +80,10 @@ class CrashCampaignTest {
     for (int round = 0; round < STORE_KILLS; round++) {
       Path err = scratch.resolve("store.err");
       Process child = start(err, "store", folder.toString(), Integer.toString(round), Long.toString(random.nextLong()));
-      try (BufferedReader out = stdout(child)) {
+      try (BufferedReader out = ChildJvm.stdout(child)) {
         String ready = out.readLine();
         if (ready == null || !ready.startsWith("ready ")) {
-          fail("store child did not start (got " + ready + "); stderr:\n" + stderr(err));
+          fail("store child did not start (got " + ready + "); stderr:\n" + ChildJvm.stderr(err));
         }
         assertThat(Long.parseLong(ready.substring(6))).as("the reopened log holds the acknowledged events")
             .isEqualTo(ackedEvents);
@@ -97,14 +92,14 @@ class CrashCampaignTest {
         for (int i = 0; i < killAfter; i++) {
           lines.add(out.readLine());
         }
-        kill(child);
+        ChildJvm.kill(child);
         // acks printed before the kill landed are acknowledged flushes too
         for (String line = out.readLine(); line != null; line = out.readLine()) {
           lines.add(line);
         }
         for (String line : lines) {
           if (line == null || !line.startsWith("ack ")) {
-            fail("store child stopped early (got " + line + "); stderr:\n" + stderr(err));
+            fail("store child stopped early (got " + line + "); stderr:\n" + ChildJvm.stderr(err));
           }
           int space = line.indexOf(' ', 4);
           ackedEvents = Math.max(ackedEvents, Long.parseLong(line.substring(4, space)));
@@ -172,7 +167,7 @@ class CrashCampaignTest {
           dispatchedAt.put(id, e.seq());
         }
       }
-      String id = deliveredId(e);
+      String id = ChildJvm.deliveredId(e);
       if (id != null) {
         int n = deliveries.merge(id, 1, Integer::sum);
         if (n > 1) {
@@ -243,26 +238,6 @@ class CrashCampaignTest {
         + unknown);
   }
 
-  /** The id a reminder follow-up delivers, or null when the event is not one. */
-  private static @org.jspecify.annotations.Nullable String deliveredId(SessionEvent e) {
-    if (!e.type().equals("user/message")
-        || !e.data().path("source").path("plugin").asText().equals("tool-schedule")) {
-      return null;
-    }
-    Matcher m = SCHEDULE_ID.matcher(text(e.data()));
-    return m.find() ? m.group(1) : null;
-  }
-
-  /** Every text value in a JSON tree, joined. */
-  private static String text(JsonNode node) {
-    if (node.isTextual()) {
-      return node.asText();
-    }
-    StringBuilder all = new StringBuilder();
-    node.forEach(child -> all.append(text(child)).append('\n'));
-    return all.toString();
-  }
-
   /** Each sent call id at most once; returns the counts. */
   private Map<String, Integer> checkEffects() throws IOException {
     Map<String, Integer> sent = new HashMap<>();
@@ -312,14 +287,14 @@ class CrashCampaignTest {
   private void runAndKill(String workload, int round, Random random) throws Exception {
     Path err = scratch.resolve(workload + ".err");
     Process child = start(err, workload, folder.toString(), Integer.toString(round), Long.toString(random.nextLong()));
-    try (BufferedReader out = stdout(child)) {
+    try (BufferedReader out = ChildJvm.stdout(child)) {
       String ready = out.readLine();
       if (!"ready".equals(ready)) {
-        fail(workload + " child did not recover the folder (got " + ready + "); stderr:\n" + stderr(err));
+        fail(workload + " child did not recover the folder (got " + ready + "); stderr:\n" + ChildJvm.stderr(err));
       }
       Thread.sleep(random.nextInt(MAX_DELAY_MS));
-      assertThat(child.isAlive()).as("%s child still running; stderr:\n%s", workload, stderr(err)).isTrue();
-      kill(child);
+      assertThat(child.isAlive()).as("%s child still running; stderr:\n%s", workload, ChildJvm.stderr(err)).isTrue();
+      ChildJvm.kill(child);
       for (String line = out.readLine(); line != null; line = out.readLine()) {
         assertThat(line).startsWith("step ");
       }
@@ -332,20 +307,14 @@ class CrashCampaignTest {
   private void drain(String workload, Random random) throws Exception {
     Path err = scratch.resolve(workload + "-drain.err");
     Process child = start(err, workload, folder.toString(), "-1", Long.toString(random.nextLong()), "drain");
-    try (BufferedReader out = stdout(child)) {
-      assertThat(out.readLine()).as("stderr:\n%s", stderr(err)).isEqualTo("ready");
-      assertThat(out.readLine()).as("stderr:\n%s", stderr(err)).isEqualTo("drained");
+    try (BufferedReader out = ChildJvm.stdout(child)) {
+      assertThat(out.readLine()).as("stderr:\n%s", ChildJvm.stderr(err)).isEqualTo("ready");
+      assertThat(out.readLine()).as("stderr:\n%s", ChildJvm.stderr(err)).isEqualTo("drained");
       assertThat(child.waitFor(60, TimeUnit.SECONDS)).isTrue();
-      assertThat(child.exitValue()).as("stderr:\n%s", stderr(err)).isZero();
+      assertThat(child.exitValue()).as("stderr:\n%s", ChildJvm.stderr(err)).isZero();
     } finally {
       child.destroyForcibly();
     }
-  }
-
-  private static void kill(Process child) throws InterruptedException {
-    // SIGKILL through the handle: Process.destroyForcibly would also close our end of its stdout
-    assertThat(child.toHandle().destroyForcibly()).isTrue();
-    assertThat(child.waitFor(30, TimeUnit.SECONDS)).isTrue();
   }
 
   /**
@@ -383,28 +352,6 @@ class CrashCampaignTest {
   }
 
   private static Process start(Path stderr, String... args) throws IOException {
-    List<String> command = new ArrayList<>();
-    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    // short-lived children: the C1 compiler alone and a small heap start fastest
-    command.add("-XX:TieredStopAtLevel=1");
-    command.add("-XX:+UseSerialGC");
-    command.add("-Xmx256m");
-    command.add("-cp");
-    command.add(System.getProperty("java.class.path"));
-    command.add(CrashChild.class.getName());
-    command.addAll(List.of(args));
-    return new ProcessBuilder(command).redirectError(stderr.toFile()).start();
-  }
-
-  private static BufferedReader stdout(Process process) {
-    return new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
-  }
-
-  private static String stderr(Path file) {
-    try {
-      return Files.exists(file) ? Files.readString(file, StandardCharsets.UTF_8) : "";
-    } catch (IOException e) {
-      return "(stderr unreadable: " + e.getMessage() + ")";
-    }
+    return ChildJvm.start(CrashChild.class, stderr, "256m", List.of(args));
   }
 }
