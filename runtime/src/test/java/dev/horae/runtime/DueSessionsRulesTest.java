@@ -60,16 +60,22 @@ class DueSessionsRulesTest {
     return pass;
   }
 
+  /** Seeds {@code id} due now, starts the worker and asserts that its first pass opens it. */
+  private static BlockingQueue<DueSessions.Pass> openedByTheWorker(HoraeRuntime horae, ManualTimers time, String id)
+      throws InterruptedException {
+    seed(horae, id, START.toEpochMilli());
+    BlockingQueue<DueSessions.Pass> passes = new LinkedBlockingQueue<>();
+    var unused = horae.startDueSessions().onPass(passes::add);
+    assertThat(next(time, passes, Duration.ZERO).opened()).containsExactly(id);
+    return passes;
+  }
+
   @Test
   void anOverdueSessionNobodyDispatchesIsClosedAfterRetryAfterAndOpenedAgain() throws Exception {
     ManualTimers time = new ManualTimers(START);
     DueSessions.Settings settings = DueSessions.Settings.DEFAULTS.withRetryAfter(Duration.ofSeconds(5));
     try (HoraeRuntime horae = runtime(time, settings)) {
-      seed(horae, "stuck", START.toEpochMilli());
-      BlockingQueue<DueSessions.Pass> passes = new LinkedBlockingQueue<>();
-      var unused = horae.startDueSessions().onPass(passes::add);
-
-      assertThat(next(time, passes, Duration.ZERO).opened()).containsExactly("stuck");
+      BlockingQueue<DueSessions.Pass> passes = openedByTheWorker(horae, time, "stuck");
       for (int s = 1; s < 5; s++) {
         DueSessions.Pass kept = next(time, passes, Duration.ofSeconds(1));
         assertThat(kept.closed()).as("second %d", s).isEmpty();
@@ -87,10 +93,7 @@ class DueSessionsRulesTest {
     ManualTimers time = new ManualTimers(START);
     DueSessions.Settings settings = DueSessions.Settings.DEFAULTS.withRetryAfter(Duration.ofSeconds(2));
     try (HoraeRuntime horae = runtime(time, settings)) {
-      seed(horae, "queued", START.toEpochMilli());
-      BlockingQueue<DueSessions.Pass> passes = new LinkedBlockingQueue<>();
-      var unused = horae.startDueSessions().onPass(passes::add);
-      assertThat(next(time, passes, Duration.ZERO).opened()).containsExactly("queued");
+      BlockingQueue<DueSessions.Pass> passes = openedByTheWorker(horae, time, "queued");
       // a message waiting for the agent's next step (a dispatched reminder's follow-up waits the same
       // way until the owner's maintenance ends): closing now would drop it with the agent
       dev.horae.runtime.agent.RuntimeAgent agent =
