@@ -31,7 +31,7 @@ import org.junit.jupiter.api.Test;
 /**
  * A durable dispatcher's meters after a scripted crash story on a manual clock: a claim whose tool
  * never returns, renewed while its owner lives, recovered twice by dead owners, then ended
- * indeterminate by the retry budget (gate specification §12.5.5).
+ * indeterminate by the retry budget (gate specification §12.5.5); then a fresh claim.
  */
 class DispatcherMetricsTest {
 
@@ -77,7 +77,10 @@ class DispatcherMetricsTest {
     assertThat(last.tick().toCompletableFuture().join()).isPresent();
 
     assertThat(queue.store().view().runState("run-1")).get().matches(RunState::isTerminal);
-    assertThat(counter(HoraeMetrics.DISPATCHER_CLAIMS, "dispatcher", "durable")).isEqualTo(2.0);
+    // and a fresh Run on the last dispatcher: a claim, not a recovery
+    assertThat(last.submit(new RunActivation("run-2", "thread-2", "snapshot-1", "go"))).isTrue();
+    assertThat(last.tick().toCompletableFuture()).isNotDone();
+    assertThat(counter(HoraeMetrics.DISPATCHER_CLAIMS, "dispatcher", "durable")).isEqualTo(3.0);
     assertThat(counter(DispatcherMetrics.RECOVERIES, "dispatcher", "durable")).isEqualTo(1.0);
     assertThat(counter(DispatcherMetrics.INDETERMINATE, "dispatcher", "durable")).isEqualTo(1.0);
     assertThat(counter(DispatcherMetrics.RENEWALS, "dispatcher", "durable", "outcome", "renewed")).isEqualTo(3.0);
