@@ -32,6 +32,12 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import dev.horae.runtime.agent.RuntimeAgent;
+import dev.horae.testkit.agent.ScriptedModel;
+import dev.horae.testkit.time.ManualTime;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.stream.Stream;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -40,7 +46,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The web console's HTTP layer over the {@link Fixture} store, spoken to with the JDK HttpClient:
- * its JSON views, the approve path, and the access rules (loopback, token, CSRF, Origin, Host).
+ * its JSON views, the approve path, the access rules (loopback, token, CSRF, Origin, Host), and the
+ * live updates of {@code /api/events}: {@code hello}, then {@code change} when a new call awaits
+ * approval and when one is answered, each after one advance of the manual clock the checks run on.
  */
 class ConsoleHttpTest {
 
@@ -354,5 +362,85 @@ class ConsoleHttpTest {
     }
     assertThat(serving.isAlive()).isFalse();
     assertThat(exit.get()).isEqualTo(ExitCode.OK);
+  }
+
+  // ---- live updates: /api/events, its change checks on a manual clock ----------------------------
+
+  private static final Duration WATCH = Duration.ofSeconds(2);
+  private final ManualTime watch = new ManualTime(Instant.parse("2026-12-01T09:05:00Z"));
+
+  /** The events of a stream, one block ({@code event:} and {@code data:} lines) each; comments dropped. */
+  private static BlockingQueue<String> read(HttpResponse<Stream<String>> stream) {
+    BlockingQueue<String> events = new LinkedBlockingQueue<>();
+    Thread reader = new Thread(() -> {
+      StringBuilder block = new StringBuilder();
+      stream.body().forEach(line -> {
+        if (line.isEmpty()) {
+          if (block.length() > 0) {
+            events.add(block.toString());
+            block.setLength(0);
+          }
+        } else if (!line.startsWith(":") && !line.startsWith("retry:")) {
+          block.append(block.length() == 0 ? "" : "\n").append(line);
+        }
+      });
+    }, "sse-reader");
+    reader.setDaemon(true);
+    reader.start();
+    return events;
+  }
+
+  private static String next(BlockingQueue<String> events) throws InterruptedException {
+    String e = events.poll(30, TimeUnit.SECONDS);
+    assertThat(e).as("an event within 30 s").isNotNull();
+    return e;
+  }
+
+  /** Another application session parks a {@code deploy} call on a confirmation, then closes. */
+  private void parkASecondCall() throws Exception {
+    ManualTime time = new ManualTime(Instant.parse("2026-12-01T09:06:00Z"));
+    ScriptedModel model = new ScriptedModel().thenCall("deploy", Json.parse("{\"env\":\"staging\"}"));
+    try (HoraeRuntime horae = HoraeRuntime.builder().dataDir(dir).clock(time).timers(time).model(model).build()) {
+      App.wire(horae, true);
+      RuntimeAgent agent = horae.openAgent("ops-2", "UTC");
+      horae.prompt(agent, "Deploy to staging.");
+      Fixture.awaitLog(horae, agent, log -> agent.parked());
+    }
+  }
+
+  @Test
+  void theStreamSaysHelloThenPushesAChangeWhenACallAwaitsApprovalAndWhenOneIsAnswered() throws Exception {
+    store = StoreAccess.files(dir);
+    StoreBackend backend = new StoreBackend(store, Fixture.CLI_CLOCK, Setups.Deploy::new, 30, (message, cause) -> { });
+    WebConsole c = WebConsole.start(backend, InetAddress.getLoopbackAddress(), 0, Optional.empty(), watch, WATCH);
+    console = c;
+    HttpResponse<Stream<String>> stream = HttpClient.newHttpClient().send(
+        HttpRequest.newBuilder(c.uri().resolve("/api/events")).GET().build(), HttpResponse.BodyHandlers.ofLines());
+    assertThat(stream.statusCode()).isEqualTo(200);
+    assertThat(stream.headers().firstValue("Content-Type")).contains("text/event-stream; charset=utf-8");
+    assertThat(stream.headers().firstValue("Content-Security-Policy")).isPresent();
+    BlockingQueue<String> events = read(stream);
+    assertThat(next(events)).isEqualTo("event: hello\ndata: {\"awaiting\":1,\"changed\":[]}");
+
+    parkASecondCall();
+    watch.advance(WATCH);
+    assertThat(next(events)).isEqualTo("event: change\ndata: {\"awaiting\":2,\"changed\":[\"sessions\",\"awaiting\"]}");
+
+    ConsoleClient http = new ConsoleClient(c);
+    assertThat(http.answer("/api/deny", "{\"runId\":\"" + PARKED_RUN + "\",\"reason\":\"not tonight\"}").statusCode())
+        .isEqualTo(200);
+    watch.advance(WATCH);
+    assertThat(next(events)).isEqualTo("event: change\ndata: {\"awaiting\":1,\"changed\":[\"sessions\",\"awaiting\"]}");
+    assertThat(App.DEPLOYS).hasValue(0);
+  }
+
+  @Test
+  void aConsoleWithATokenRefusesAStreamWithoutIt() throws Exception {
+    store = StoreAccess.files(dir);
+    StoreBackend backend = new StoreBackend(store, Fixture.CLI_CLOCK, null, 30, (message, cause) -> { });
+    WebConsole c = WebConsole.start(backend, InetAddress.getLoopbackAddress(), 0, Optional.of("s3cret"), watch, WATCH);
+    console = c;
+    ConsoleClient http = new ConsoleClient(c);
+    ConsoleClient.assertRefused(http.get("/api/events"), 401, "unauthorized");
   }
 }

@@ -31,8 +31,10 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * Binds the figures of one {@link HoraeRuntime} to a Micrometer registry. Every meter is derived
  * from what the runtime already exposes: the session log (one event observer over every session:
  * reminders, dispatches, wakes, spent wake budgets, gate facts, turns, model calls, tokens), {@link
- * HoraeRuntime#awaiting()}, the job registry's listeners, the lease keeper's lost-lease listener
- * and the file store's fsync hook. The table of meters is in {@code docs/operations.md}.
+ * HoraeRuntime#awaiting()}, the job registry's listeners, the lease keeper's lost-lease and
+ * renewal listeners, the due-sessions worker's passes and the file store's fsync hook. A {@link
+ * dev.horae.gate.runtime.DurableDispatcher} of a gate-runtime embedder has its own binder, {@link
+ * DispatcherMetrics}. The table of meters is in {@code docs/operations.md}.
  *
  * <pre>{@code
  * HoraeMetrics metrics = HoraeMetrics.of(horae);   // after the plugins and the JobService are set up
@@ -74,6 +76,13 @@ public final class HoraeMetrics implements MeterBinder, AutoCloseable {
   public static final String RUNS_AWAITING = "horae.runs.awaiting";
   /** Counter: session leases this node lost. */
   public static final String LEASES_LOST = "horae.leases.lost";
+  /** Counter: renewals of the session leases this node holds, by {@code outcome} ({@code renewed}, {@code failed}). */
+  public static final String LEASES_RENEWALS = "horae.leases.renewals";
+  /**
+   * Counter: claims a dispatcher took, by {@code dispatcher} ({@code due-sessions}: due sessions the
+   * runtime's worker claimed and opened; {@code durable}: {@link DispatcherMetrics}).
+   */
+  public static final String DISPATCHER_CLAIMS = "horae.dispatcher.claims";
   /** Timer: store flushes, by {@code outcome} ({@link MeteredSessionStore}). */
   public static final String STORE_FLUSH = "horae.store.flush";
   /** Counter: fsyncs of the file store. */
@@ -136,7 +145,12 @@ public final class HoraeMetrics implements MeterBinder, AutoCloseable {
     }
     registrations.add(runtime.sessions().onEvent(this::observed));
     runtime.service(JobService.class).ifPresent(jobs -> bindJobs(jobs, m));
-    runtime.leaseKeeper().ifPresent(keeper -> registrations.add(keeper.onLost((lease, why) -> m.leasesLost.increment())));
+    runtime.leaseKeeper().ifPresent(keeper -> {
+      registrations.add(keeper.onLost((lease, why) -> m.leasesLost.increment()));
+      registrations.add(keeper.onRenewal((lease, renewed) -> (renewed ? m.renewed : m.renewalsFailed).increment()));
+    });
+    runtime.dueSessions().ifPresent(worker ->
+        registrations.add(worker.onPass(pass -> m.dueClaims.increment((double) pass.opened().size()))));
     fileStore(runtime.store()).ifPresent(file -> registrations.add(file.onFsync(m.fsyncs::increment)));
   }
 
@@ -230,6 +244,9 @@ public final class HoraeMetrics implements MeterBinder, AutoCloseable {
     final Counter dispatched;
     final Timer lateness;
     final Counter leasesLost;
+    final Counter renewed;
+    final Counter renewalsFailed;
+    final Counter dueClaims;
     final Counter fsyncs;
     final Timer modelCalls;
     final Counter inputTokens;
@@ -245,6 +262,12 @@ public final class HoraeMetrics implements MeterBinder, AutoCloseable {
           .publishPercentileHistogram()
           .register(registry);
       leasesLost = Counter.builder(LEASES_LOST).description("Session leases this node lost").register(registry);
+      renewed = Counter.builder(LEASES_RENEWALS).tag("outcome", "renewed")
+          .description("Renewals of the session leases this node holds").register(registry);
+      renewalsFailed = Counter.builder(LEASES_RENEWALS).tag("outcome", "failed")
+          .description("Renewals of the session leases this node holds").register(registry);
+      dueClaims = Counter.builder(DISPATCHER_CLAIMS).tag("dispatcher", "due-sessions")
+          .description("Claims a dispatcher took").register(registry);
       fsyncs = Counter.builder(STORE_FSYNCS).description("Fsyncs of the file session store").register(registry);
       modelCalls = Timer.builder(MODEL_CALLS).description("Model calls, request to answer")
           .publishPercentileHistogram().register(registry);

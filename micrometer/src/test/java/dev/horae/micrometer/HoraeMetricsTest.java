@@ -293,4 +293,46 @@ class HoraeMetricsTest {
       assertThat(counter(HoraeMetrics.LEASES_LOST)).isEqualTo(1.0);
     }
   }
+  @Test
+  void aDueSessionClaimedByTheWorkerAndItsLeaseRenewalCountExactly() throws Exception {
+    // a session is due at the "at" of its test/due event
+    dev.horae.store.DueIndexer dueAtEvent = header -> {
+      java.util.OptionalLong[] due = {java.util.OptionalLong.empty()};
+      return events -> {
+        for (SessionEvent e : events) {
+          if (e.type().equals("test/due")) {
+            due[0] = java.util.OptionalLong.of(e.data().get("at").asLong());
+          }
+        }
+        return due[0];
+      };
+    };
+    MemorySessionStore store = new MemorySessionStore(dueAtEvent);
+    long now = time.millis();
+    store.persist(dev.horae.spi.session.SessionHeader.root("due-1", now, Optional.empty()),
+        java.util.List.of(SessionEvent.of(0, "test/due", now, Json.mapper().createObjectNode().put("at", now))))
+        .toCompletableFuture().join();
+    try (HoraeRuntime node = HoraeRuntime.builder().leases(store.leases("node-a", Duration.ofSeconds(30), time))
+        .dueSessions(dev.horae.runtime.DueSessions.Settings.DEFAULTS).clock(time).timers(time).build()) {
+      HoraeMetrics.of(node).bindTo(registry);
+      java.util.concurrent.BlockingQueue<dev.horae.runtime.DueSessions.Pass> passes =
+          new java.util.concurrent.LinkedBlockingQueue<>();
+      var unusedPasses = node.startDueSessions().onPass(passes::add);
+      CountDownLatch renewed = new CountDownLatch(1);
+      var unusedRenewal = node.leaseKeeper().orElseThrow().onRenewal((lease, ok) -> renewed.countDown());
+      time.advance(Duration.ZERO);
+      dev.horae.runtime.DueSessions.Pass first = passes.poll(30, TimeUnit.SECONDS);
+      assertThat(first).isNotNull();
+      assertThat(first.opened()).containsExactly("due-1");
+      assertThat(counter(HoraeMetrics.DISPATCHER_CLAIMS, "dispatcher", "due-sessions")).isEqualTo(1.0);
+      assertThat(counter(HoraeMetrics.LEASES_RENEWALS, "outcome", "renewed")).isZero();
+      time.advance(Duration.ofSeconds(10));                        // a third of the lease: renewed
+      assertThat(renewed.await(20, TimeUnit.SECONDS)).isTrue();
+      assertThat(counter(HoraeMetrics.LEASES_RENEWALS, "outcome", "renewed")).isEqualTo(1.0);
+      assertThat(counter(HoraeMetrics.LEASES_RENEWALS, "outcome", "failed")).isZero();
+      assertThat(counter(HoraeMetrics.LEASES_LOST)).isZero();
+      assertThat(counter(HoraeMetrics.DISPATCHER_CLAIMS, "dispatcher", "due-sessions"))
+          .as("held already: no later pass claims it again").isEqualTo(1.0);
+    }
+  }
 }

@@ -59,11 +59,28 @@ public final class SessionLeaseKeeper implements SessionStore, AutoCloseable {
     void onLost(SessionLease lease, String why);
   }
 
+  /** Told of each renewal of a held lease that reached a verdict other than a loss. */
+  @FunctionalInterface
+  public interface RenewalListener {
+
+    /**
+     * A renewal ran: {@code renewed} when the store extended the lease, false when the store
+     * failed and the keeper retries (a renewal that shows the lease lost goes to {@link
+     * LostListener} instead). Runs on the keeper's executor; a throwing listener is reported to
+     * the warning sink.
+     *
+     * @param lease the lease as renewed, or the one whose renewal failed
+     * @param renewed whether the store extended it
+     */
+    void onRenewal(SessionLease lease, boolean renewed);
+  }
+
   private final SessionLeases leases;
   private final Timers timers;
   private final Executor executor;
   private final WarningSink warnings;
   private final Hooks<LostListener> lostListeners = new Hooks<>();
+  private final Hooks<RenewalListener> renewalListeners = new Hooks<>();
   /** Entries change under {@code this}; reads need no lock. */
   private final Map<String, Held> held = new ConcurrentHashMap<>();
   /** Serialises acquisitions, so one session is never acquired twice (which would fence itself). */
@@ -183,6 +200,17 @@ public final class SessionLeaseKeeper implements SessionStore, AutoCloseable {
   }
 
   /**
+   * Listens for renewals (metrics): each renewal that extended a lease, and each that failed and
+   * will be retried.
+   *
+   * @param listener told on the executor, after the renewal
+   * @return a handle that removes it
+   */
+  public Registration onRenewal(RenewalListener listener) {
+    return renewalListeners.add(Objects.requireNonNull(listener, "listener"));
+  }
+
+  /**
    * Persists under the lease held for the session ({@link SessionLeases#persist}). A refusal as
    * stale (or as not leased by the store) also marks the lease lost.
    *
@@ -276,6 +304,7 @@ public final class SessionLeaseKeeper implements SessionStore, AutoCloseable {
         return;
       }
       warnings.warn("renewing the lease " + describe(h.lease) + " failed; retrying", Optional.of(e));
+      renewed(h.lease, false);
       // retry at the next third, but no later than just past the expiry, so a store that stays
       // unreachable ends the lease here when it ends for everyone else
       Duration retry = renewInterval().orElseThrow();
@@ -293,6 +322,18 @@ public final class SessionLeaseKeeper implements SessionStore, AutoCloseable {
     synchronized (this) {
       if (held.replace(id, h, next)) {
         scheduleRenewal(next, renewInterval());
+      }
+    }
+    renewed(next.lease, true);
+  }
+
+  /** Runs on the executor already: renewals do. */
+  private void renewed(SessionLease lease, boolean extended) {
+    for (RenewalListener listener : renewalListeners.snapshot()) {
+      try {
+        listener.onRenewal(lease, extended);
+      } catch (RuntimeException e) {
+        warnings.warn("a lease renewal listener failed for session " + lease.sessionId(), Optional.of(e));
       }
     }
   }

@@ -161,6 +161,32 @@ class SessionLeaseKeeperTest {
   }
 
   @Test
+  void renewalListenersHearEachExtensionAndEachFailedRenewalButNotTheLoss() {
+    Flaky flaky = new Flaky(store.leases("node-a", LEASE, clock));
+    SessionLeaseKeeper keeper = keeperA(flaky, direct);
+    List<String> renewals = new ArrayList<>();
+    keeper.onRenewal((lease, renewed) -> renewals.add((renewed ? "renewed " : "failed ") + lease));
+    keeper.onRenewal((lease, renewed) -> {
+      throw new IllegalStateException("listener broke");
+    });
+    SessionLease held = keeper.hold("s");
+    advance(Duration.ofSeconds(10));
+    SessionLease extended = keeper.lease("s").orElseThrow();
+    flaky.failing = true;
+    advance(Duration.ofSeconds(10));
+    assertThat(renewals).containsExactly("renewed " + extended, "failed " + extended);
+    assertThat(held).isNotEqualTo(extended);
+    // the lease is taken over: the next renewal shows it lost, which is the lost listeners' news
+    flaky.failing = false;
+    clock.advance(LEASE);
+    var unused = nodeB.acquire("s");
+    advance(Duration.ofSeconds(1));
+    assertThat(lost).hasSize(1);
+    assertThat(renewals).hasSize(2);
+    assertThat(warnings).filteredOn(w -> w.startsWith("a lease renewal listener failed for session s")).hasSize(2);
+  }
+
+  @Test
   void releaseFreesTheSessionAtOnceAndStopsRenewing() {
     SessionLeaseKeeper keeper = keeperA();
     keeper.hold("s");

@@ -8,6 +8,9 @@ import com.sun.net.httpserver.HttpServer;
 import dev.horae.cli.ExitCode;
 import dev.horae.spi.json.EcmaJson;
 import dev.horae.spi.session.Json;
+import dev.horae.spi.time.Cancellable;
+import dev.horae.spi.time.SystemTime;
+import dev.horae.spi.time.Timers;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -18,18 +21,30 @@ import java.net.URI;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Base64;
+import java.util.HexFormat;
+import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
 
 /**
  * The web console: a JDK {@link HttpServer} serving one page with its CSS and JS from the jar and
- * the JSON endpoints of a {@link ConsoleBackend}. The page polls the endpoint of the view it shows.
+ * the JSON endpoints of a {@link ConsoleBackend}. Live updates are Server-Sent Events: {@code GET
+ * /api/events} is a stream on which the console pushes {@code change} whenever the sessions or the
+ * parked calls changed (it looks every watch interval, on the injected timers, and only while a
+ * stream is open); the page reloads its view on each, and falls back to polling while the stream
+ * is down.
  *
  * <p>Access (docs/operations.md, "Web console"): bound to a loopback address unless told otherwise,
  * and then only with an access token, which every request must carry (the {@code horae_token}
@@ -47,6 +62,8 @@ public final class WebConsole implements AutoCloseable {
   public static final String CSRF_HEADER = "X-Horae-CSRF";
   /** The cookie that carries the access token once the page was opened with {@code ?token=}. */
   public static final String TOKEN_COOKIE = "horae_token";
+  /** How often {@code horae console} looks for changes to push to its event streams. */
+  public static final Duration DEFAULT_WATCH = Duration.ofSeconds(2);
 
   private static final String RESOURCES = "/dev/horae/cli/console/";
   private static final int MAX_BODY = 64 * 1024;
@@ -59,14 +76,25 @@ public final class WebConsole implements AutoCloseable {
   private final boolean loopback;
   private final @Nullable String token;
   private final String csrf;
+  private final Timers timers;
+  private final @Nullable SystemTime ownedTimers;
+  private final Duration watch;
+  private final Set<EventStream> streams = ConcurrentHashMap.newKeySet();
+  /** Guarded by {@code this}: the watch timer, and what the streams were last told. */
+  private @Nullable Cancellable watching;
+  private @Nullable Digest told;
+  private boolean closed;
 
   private WebConsole(ConsoleBackend backend, HttpServer server, ExecutorService executor, boolean loopback,
-      @Nullable String token) {
+      @Nullable String token, Timers timers, @Nullable SystemTime ownedTimers, Duration watch) {
     this.backend = backend;
     this.server = server;
     this.executor = executor;
     this.loopback = loopback;
     this.token = token;
+    this.timers = timers;
+    this.ownedTimers = ownedTimers;
+    this.watch = watch;
     byte[] random = new byte[32];
     new SecureRandom().nextBytes(random);
     this.csrf = Base64.getUrlEncoder().withoutPadding().encodeToString(random);
@@ -86,6 +114,40 @@ public final class WebConsole implements AutoCloseable {
    * @throws UncheckedIOException when the port cannot be bound
    */
   public static WebConsole start(ConsoleBackend backend, InetAddress bind, int port, Optional<String> token) {
+    SystemTime system = new SystemTime();
+    try {
+      return start(backend, bind, port, token, system, system, DEFAULT_WATCH);
+    } catch (RuntimeException e) {
+      system.close();
+      throw e;
+    }
+  }
+
+  /**
+   * Starts serving, looking for changes to push on the given timers (a test drives them by hand).
+   *
+   * @param backend what the console shows and does
+   * @param bind the address to listen on
+   * @param port the port; 0 picks a free one
+   * @param token the access token every request must carry; required unless {@code bind} is a
+   *     loopback address
+   * @param timers the timers that pace the event streams' change checks
+   * @param watch how often the streams' change check runs; positive
+   * @return the running console
+   * @throws IllegalArgumentException as {@link #start(ConsoleBackend, InetAddress, int, Optional)},
+   *     or when {@code watch} is not positive
+   * @throws UncheckedIOException when the port cannot be bound
+   */
+  public static WebConsole start(ConsoleBackend backend, InetAddress bind, int port, Optional<String> token,
+      Timers timers, Duration watch) {
+    return start(backend, bind, port, token, timers, null, watch);
+  }
+
+  private static WebConsole start(ConsoleBackend backend, InetAddress bind, int port, Optional<String> token,
+      Timers timers, @Nullable SystemTime owned, Duration watch) {
+    if (watch.isNegative() || watch.isZero()) {
+      throw new IllegalArgumentException("the console's watch interval must be positive, got " + watch);
+    }
     boolean loopback = bind.isLoopbackAddress();
     if (token.isPresent() && token.get().isBlank()) {
       throw new IllegalArgumentException("the console's access token is blank");
@@ -106,7 +168,7 @@ public final class WebConsole implements AutoCloseable {
       t.setDaemon(true);
       return t;
     });
-    WebConsole console = new WebConsole(backend, server, executor, loopback, token.orElse(null));
+    WebConsole console = new WebConsole(backend, server, executor, loopback, token.orElse(null), timers, owned, watch);
     server.setExecutor(executor);
     server.createContext("/", console::handle);
     server.start();
@@ -139,7 +201,23 @@ public final class WebConsole implements AutoCloseable {
    */
   @Override
   public void close() {
+    Cancellable w;
+    synchronized (this) {
+      closed = true;
+      w = watching;
+      watching = null;
+    }
+    if (w != null) {
+      w.cancel();
+    }
+    for (EventStream stream : List.copyOf(streams)) {
+      stream.end();
+    }
     server.stop(0);
+    SystemTime owned = ownedTimers;
+    if (owned != null) {
+      owned.close();
+    }
     executor.shutdown();
     try {
       if (!executor.awaitTermination(5, TimeUnit.SECONDS)) {
@@ -167,7 +245,8 @@ public final class WebConsole implements AutoCloseable {
   }
 
   private void handle(HttpExchange ex) throws IOException {
-    try (ex) {
+    boolean adopted = false;
+    try {
       Headers h = ex.getResponseHeaders();
       h.set("X-Content-Type-Options", "nosniff");
       h.set("X-Frame-Options", "DENY");
@@ -176,7 +255,7 @@ public final class WebConsole implements AutoCloseable {
       h.set("Content-Security-Policy", CSP);
       try {
         checkHost(ex);
-        route(ex);
+        adopted = route(ex);
       } catch (Refusal r) {
         error(ex, r.status, r.code, r.getMessage(), null);
       } catch (ConsoleFailure f) {
@@ -184,10 +263,16 @@ public final class WebConsole implements AutoCloseable {
       } catch (RuntimeException e) {
         error(ex, 500, "internal", "the console failed: " + e, null);
       }
+    } finally {
+      // an event stream stays open after its handler returns: the watch writes to it
+      if (!adopted) {
+        ex.close();
+      }
     }
   }
 
-  private void route(HttpExchange ex) throws IOException, Refusal {
+  /** Answers a request; true when it became an event stream, which the console now owns. */
+  private boolean route(HttpExchange ex) throws IOException, Refusal {
     String path = ex.getRequestURI().getRawPath();
     String method = ex.getRequestMethod();
     boolean answer = path.equals("/api/approve") || path.equals("/api/deny");
@@ -201,7 +286,7 @@ public final class WebConsole implements AutoCloseable {
         ex.getResponseHeaders().add("Set-Cookie", TOKEN_COOKIE + "=" + token + "; Path=/; HttpOnly; SameSite=Strict");
         ex.getResponseHeaders().set("Location", "/");
         ex.sendResponseHeaders(303, -1);
-        return;
+        return false;
       }
     }
     checkToken(ex);
@@ -222,11 +307,14 @@ public final class WebConsole implements AutoCloseable {
         throw new Refusal(400, "usage", "deny needs a reason (the model is told why)");
       }
       json(ex, 200, backend.answer(runId, approve, reason));
-      return;
+      return false;
     }
     if (!method.equals("GET") && !method.equals("HEAD")) {
       ex.getResponseHeaders().set("Allow", "GET, HEAD");
       throw new Refusal(405, "methodNotAllowed", path + " takes GET only");
+    }
+    if (path.equals("/api/events")) {
+      return events(ex);
     }
     switch (path) {
       case "/", "/index.html" -> page(ex);
@@ -238,6 +326,153 @@ public final class WebConsole implements AutoCloseable {
       case "/api/reminders" -> json(ex, 200, backend.reminders());
       case "/api/awaiting" -> json(ex, 200, backend.awaiting());
       default -> throw new Refusal(404, "notFound", "no page " + path);
+    }
+    return false;
+  }
+
+  // ---- live updates ----------------------------------------------------------------------------
+
+  /** What the streams compare: digests of the sessions list and of the parked calls. */
+  private record Digest(String sessions, String awaiting, int awaitingCount) {}
+
+  private Digest digest() {
+    JsonNode awaiting = backend.awaiting();
+    return new Digest(sha256(EcmaJson.write(backend.sessions())), sha256(EcmaJson.write(awaiting)),
+        awaiting.path("awaiting").size());
+  }
+
+  private static String sha256(String text) {
+    try {
+      return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("every JDK has SHA-256", e);
+    }
+  }
+
+  /** Opens an event stream: {@code hello} with the state now, then {@code change} on each change. */
+  private boolean events(HttpExchange ex) throws IOException {
+    if (ex.getRequestMethod().equals("HEAD")) {
+      send(ex, 200, "text/event-stream; charset=utf-8", new byte[0]);
+      return false;
+    }
+    Digest now = digest();
+    ex.getResponseHeaders().set("Content-Type", "text/event-stream; charset=utf-8");
+    ex.sendResponseHeaders(200, 0);
+    EventStream stream = new EventStream(ex);
+    // the page retries a dropped stream after 2 s, and polls meanwhile
+    if (!stream.write("retry: 2000\n" + event("hello", now, List.of()))) {
+      return true;
+    }
+    synchronized (this) {
+      if (closed) {
+        stream.end();
+        return true;
+      }
+      streams.add(stream);
+      if (told == null) {
+        told = now;
+      }
+      if (watching == null) {
+        arm();
+      }
+    }
+    return true;
+  }
+
+  /** Caller holds {@code this}. */
+  private void arm() {
+    watching = timers.schedule(watch, () -> {
+      try {
+        executor.execute(this::check);
+      } catch (RejectedExecutionException e) {
+        // closing
+      }
+    });
+  }
+
+  /** One watch: tells every stream what changed since it was last told, then re-arms. */
+  private void check() {
+    Digest before;
+    synchronized (this) {
+      watching = null;
+      if (closed || streams.isEmpty()) {
+        // nobody listens: the store is not read again until a stream opens
+        told = null;
+        return;
+      }
+      before = told;
+    }
+    String message;
+    try {
+      Digest now = digest();
+      List<String> changed = new ArrayList<>();
+      if (before == null || !before.sessions().equals(now.sessions())) {
+        changed.add("sessions");
+      }
+      if (before == null || !before.awaiting().equals(now.awaiting())) {
+        changed.add("awaiting");
+      }
+      synchronized (this) {
+        told = now;
+      }
+      // a comment line when nothing changed: it finds the streams whose page has gone
+      message = changed.isEmpty() ? ":\n\n" : event("change", now, changed);
+    } catch (RuntimeException e) {
+      ObjectNode o = Json.mapper().createObjectNode().put("message", "the store cannot be read: " + e.getMessage());
+      message = "event: trouble\ndata: " + EcmaJson.write(o) + "\n\n";
+    }
+    for (EventStream stream : List.copyOf(streams)) {
+      if (!stream.write(message)) {
+        streams.remove(stream);
+      }
+    }
+    synchronized (this) {
+      if (!closed && watching == null) {
+        arm();
+      }
+    }
+  }
+
+  private static String event(String name, Digest d, List<String> changed) {
+    ObjectNode o = Json.mapper().createObjectNode().put("awaiting", d.awaitingCount());
+    var list = o.putArray("changed");
+    for (String c : changed) {
+      list.add(c);
+    }
+    return "event: " + name + "\ndata: " + EcmaJson.write(o) + "\n\n";
+  }
+
+  /** One open {@code text/event-stream} response. */
+  private static final class EventStream {
+    private final HttpExchange ex;
+    private final OutputStream out;
+    private boolean ended;
+
+    EventStream(HttpExchange ex) {
+      this.ex = ex;
+      this.out = ex.getResponseBody();
+    }
+
+    /** Writes and flushes; false (and the stream ended) when the page has gone. */
+    synchronized boolean write(String text) {
+      if (ended) {
+        return false;
+      }
+      try {
+        out.write(text.getBytes(StandardCharsets.UTF_8));
+        out.flush();
+        return true;
+      } catch (IOException e) {
+        end();
+        return false;
+      }
+    }
+
+    synchronized void end() {
+      if (!ended) {
+        ended = true;
+        ex.close();
+      }
     }
   }
 

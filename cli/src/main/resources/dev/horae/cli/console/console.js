@@ -1,5 +1,7 @@
 // The Horae console's page: hash views (#awaiting, #sessions, #session/ID, #reminders), each
-// polling its JSON endpoint every two seconds. Text from the store is only ever set as textContent.
+// reloaded from its JSON endpoint when the console's event stream (/api/events) says something
+// changed; while the stream is down the page polls every two seconds instead, until the browser
+// reconnects it. Text from the store is only ever set as textContent.
 'use strict';
 (function () {
   const POLL_MS = 2000;
@@ -7,6 +9,7 @@
   const SVG = 'http://www.w3.org/2000/svg';
   let timer = null;
   let answering = false;
+  let live = false;
 
   function el(tag, props, ...children) {
     const e = document.createElement(tag);
@@ -180,12 +183,23 @@
         const badge = await get('/api/awaiting');
         document.getElementById('awaiting-count').textContent = badge.awaiting.length ? String(badge.awaiting.length) : '';
       }
-      status('updated ' + new Date().toLocaleTimeString(), false);
+      status((live ? 'live' : 'polling') + ' · updated ' + new Date().toLocaleTimeString(), false);
     } catch (e) {
       status(e.message, true);
     }
-    timer = setTimeout(refresh, POLL_MS);
+    // the stream says when to reload; polling is only the fallback while it is down
+    timer = live ? null : setTimeout(refresh, POLL_MS);
+  }
+  function listen() {
+    if (!window.EventSource) { return; }
+    const events = new EventSource('/api/events');
+    events.addEventListener('hello', () => { live = true; refresh(); });
+    events.addEventListener('change', () => { refresh(); });
+    events.addEventListener('trouble', e => { status(JSON.parse(e.data).message, true); });
+    // dropped: poll until the browser reconnects it (it retries by itself; a refused stream stays closed)
+    events.addEventListener('error', () => { if (live) { live = false; refresh(); } });
   }
   window.addEventListener('hashchange', () => { current = route(); refresh(); });
   refresh();
+  listen();
 }());

@@ -5,6 +5,7 @@ import dev.horae.gate.ResumeCommand;
 import dev.horae.gate.ResumeTicket;
 import dev.horae.gate.RunState;
 import dev.horae.spi.AbortController;
+import dev.horae.spi.Registration;
 import dev.horae.spi.time.Cancellable;
 import dev.horae.spi.time.Timers;
 import java.net.InetAddress;
@@ -20,6 +21,7 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -71,6 +73,34 @@ public final class DurableDispatcher implements AutoCloseable {
     }
   }
 
+  /** What the dispatcher did with a claim, as {@link ActivityListener}s hear it. */
+  public enum Activity {
+    /** A claim was taken: fresh, or a recovery claim ({@link DispatchClaim#recovery()}). */
+    CLAIMED,
+    /** A held claim's lease was renewed. */
+    RENEWED,
+    /** A renewal found the claim superseded: another owner holds the Run now. */
+    RENEWAL_SUPERSEDED,
+    /** A renewal failed (the queue threw); the next interval tries again. */
+    RENEWAL_FAILED,
+    /** A Run whose retry budget was spent was ended {@code indeterminate} (§12.5.5). */
+    ENDED_INDETERMINATE
+  }
+
+  /** Told of each {@link Activity} (metrics). */
+  @FunctionalInterface
+  public interface ActivityListener {
+
+    /**
+     * One activity. Runs on the thread that did it (a worker, or the timer thread for renewals):
+     * keep it short; a throwing listener is logged and ignored.
+     *
+     * @param activity what happened
+     * @param claim the claim it happened to
+     */
+    void on(Activity activity, DispatchClaim claim);
+  }
+
   private final AgentRuntime runtime;
   private final DispatchQueue queue;
   private final RunContext base;
@@ -84,6 +114,7 @@ public final class DurableDispatcher implements AutoCloseable {
   private final AtomicInteger inFlight = new AtomicInteger();
   private final AtomicBoolean wakeArmed = new AtomicBoolean();
   private final Set<Held> held = java.util.concurrent.ConcurrentHashMap.newKeySet();
+  private final List<ActivityListener> listeners = new CopyOnWriteArrayList<>();
   private volatile boolean started;
   private volatile boolean closed;
   private volatile @Nullable Cancellable poll;
@@ -391,6 +422,28 @@ public final class DurableDispatcher implements AutoCloseable {
     }
   }
 
+  /**
+   * Listens to what the dispatcher does with its claims.
+   *
+   * @param listener told of each activity from now on
+   * @return a handle that removes it
+   */
+  public Registration onActivity(ActivityListener listener) {
+    ActivityListener l = Objects.requireNonNull(listener, "listener");
+    listeners.add(l);
+    return () -> listeners.remove(l);
+  }
+
+  private void tell(Activity activity, DispatchClaim claim) {
+    for (ActivityListener l : listeners) {
+      try {
+        l.on(activity, claim);
+      } catch (RuntimeException e) {
+        LOG.warn("a dispatcher activity listener failed on {} of run {}", activity, claim.runId(), e);
+      }
+    }
+  }
+
   /** Stops claiming and renewing; attempts in flight finish, their leases then lapse. */
   @Override
   public void close() {
@@ -465,14 +518,17 @@ public final class DurableDispatcher implements AutoCloseable {
         }
         try {
           if (!queue.renew(claim, options.leaseMs(), clock.millis())) {
+            tell(Activity.RENEWAL_SUPERSEDED, claim);
             return; // superseded: the ownership check and the fence stop this attempt
           }
+          tell(Activity.RENEWED, claim);
           if (queue.record(claim.runId()).map(DispatchRecord::cancelRequested).orElse(false)) {
             // a Run driven here is cancelled cooperatively, ending cancelled at its next boundary
             abort.abort();
           }
         } catch (RuntimeException e) {
           LOG.warn("renewing the dispatch claim of run {} failed", claim.runId(), e);
+          tell(Activity.RENEWAL_FAILED, claim);
         }
         armRenewal();
       });
@@ -495,6 +551,7 @@ public final class DurableDispatcher implements AutoCloseable {
   private CompletionStage<Attempt> run(DispatchClaim claim, Step step) {
     Held h = new Held(claim);
     held.add(h);
+    tell(Activity.CLAIMED, claim);
     h.armRenewal();
     CompletionStage<Attempt> s;
     try {
@@ -532,7 +589,10 @@ public final class DurableDispatcher implements AutoCloseable {
     }
     return runtime.endIndeterminate(c.runId(), c.threadId(),
             "retry budget exhausted after " + c.attemptCount() + " recovery attempts", h.ctx())
-        .thenCompose(st -> settle(h, DispatchQueue.Settlement.DONE));
+        .thenCompose(st -> {
+          tell(Activity.ENDED_INDETERMINATE, c);
+          return settle(h, DispatchQueue.Settlement.DONE);
+        });
   }
 
   // §12.5.4, steps 1-5

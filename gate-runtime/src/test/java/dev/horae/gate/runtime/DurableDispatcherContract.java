@@ -152,6 +152,8 @@ abstract class DurableDispatcherContract {
     CompletableFuture<ToolOutput> held = new CompletableFuture<>();
     rig.holdTools(held);
     DurableDispatcher renewing = rig.dispatcher("owner-a", OPTIONS);
+    List<String> heard = new java.util.concurrent.CopyOnWriteArrayList<>();
+    var unused = renewing.onActivity((activity, claim) -> heard.add(activity + " " + claim.runId()));
     CompletableFuture<Optional<DurableDispatcher.Attempt>> one = renewing.tick().toCompletableFuture();
     DurableDispatcher silent = rig.dispatcher("owner-s", NO_RENEWAL);
     CompletableFuture<Optional<DurableDispatcher.Attempt>> two = silent.tick().toCompletableFuture();
@@ -162,6 +164,9 @@ abstract class DurableDispatcherContract {
     assertThat(rig.queue.record("run-2").orElseThrow().leaseExpiresMs().getAsLong()).isLessThan(rig.now());
     DispatchClaim other = rig.queue.claim("owner-b", LEASE, rig.now(), 5).orElseThrow();
     assertThat(other.runId()).as("only the unrenewed claim is recoverable").isEqualTo("run-2");
+    // one claim, then a renewal every third of the lease (333 ms) through the 3 s
+    assertThat(heard).first().isEqualTo("CLAIMED run-1");
+    assertThat(heard).hasSize(10).filteredOn(h -> h.equals("RENEWED run-1")).hasSize(9);
     held.complete(ToolOutput.success("call-1", Json.parse("\"ok\"")));
     assertThat(one.join().orElseThrow().result()).isEqualTo(DurableDispatcher.Result.DONE);
     two.join();
@@ -372,7 +377,10 @@ abstract class DurableDispatcherContract {
     }
     rig.timers.advance(LEASE + 1);
     DurableDispatcher last = rig.dispatcher("owner-z", opts);
+    List<String> heard = new java.util.concurrent.CopyOnWriteArrayList<>();
+    var unused = last.onActivity((activity, claim) -> heard.add(activity + " " + claim.runId() + " " + claim.attemptCount()));
     DurableDispatcher.Attempt a = tick(last);
+    assertThat(heard).containsExactly("CLAIMED run-1 2", "ENDED_INDETERMINATE run-1 2");
     assertThat(a.result()).isEqualTo(DurableDispatcher.Result.DONE);
     assertThat(rig.state("run-1")).contains(ended(EndCause.indeterminate()));
     assertThat(rig.terminals).containsExactly(ended(EndCause.indeterminate()));

@@ -25,6 +25,7 @@ public class HoraeProperties {
   private final TimeContext timeContext = new TimeContext();
   private final Schedule schedule = new Schedule();
   private final Jobs jobs = new Jobs();
+  private final Metrics metrics = new Metrics();
 
   /** Creates the properties with their defaults. */
   public HoraeProperties() {}
@@ -90,6 +91,45 @@ public class HoraeProperties {
    */
   public Jobs getJobs() {
     return jobs;
+  }
+
+  /**
+   * The {@code horae.metrics.*} properties.
+   *
+   * @return them
+   */
+  public Metrics getMetrics() {
+    return metrics;
+  }
+
+  /** {@code horae.metrics.*}: the Horae meters on the application's {@code MeterRegistry}. */
+  public static class Metrics {
+    /**
+     * Whether HoraeMetrics is bound to the application's MeterRegistry, when horae-micrometer is on
+     * the class path and the application has one registry (or a primary one).
+     */
+    private boolean enabled = true;
+
+    /** Creates the defaults. */
+    public Metrics() {}
+
+    /**
+     * Whether the meters are bound.
+     *
+     * @return true when enabled
+     */
+    public boolean isEnabled() {
+      return enabled;
+    }
+
+    /**
+     * Sets whether the meters are bound.
+     *
+     * @param enabled true to bind
+     */
+    public void setEnabled(boolean enabled) {
+      this.enabled = enabled;
+    }
   }
 
   /** {@code horae.time-context.*}: the time reading before each model step. */

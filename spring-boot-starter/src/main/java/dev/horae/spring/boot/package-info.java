@@ -5,7 +5,9 @@
  * installs the plugin beans, registers the {@code ToolGate} beans, resumes the stored sessions when
  * the context starts and closes the runtime when it stops ({@link
  * dev.horae.spring.boot.HoraeRuntimeLifecycle}), and publishes every unprompted reply as a {@link
- * dev.horae.spring.boot.UnpromptedReplyEvent}. Every bean backs off when the application defines
+ * dev.horae.spring.boot.UnpromptedReplyEvent}. With the optional {@code horae-micrometer} on the
+ * class path, {@link dev.horae.spring.boot.HoraeMetricsAutoConfiguration} binds the runtime's meters
+ * to the application's {@code MeterRegistry}. Every bean backs off when the application defines
  * its own.
  */
 @NullMarked

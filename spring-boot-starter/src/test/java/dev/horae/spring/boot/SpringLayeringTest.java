@@ -49,8 +49,21 @@ class SpringLayeringTest {
   @Test
   void neitherDependsOnTheOtherAdaptersTheOperationsToolsOrTheTestkit() {
     noClasses().that().resideInAnyPackage(SPRING_AI, STARTER).should().dependOnClassesThat()
-        .resideInAnyPackage("dev.horae.langchain4j..", "dev.horae.micrometer..", "dev.horae.cli..",
+        .resideInAnyPackage("dev.horae.langchain4j..", "dev.horae.cli..",
             "dev.horae.testkit..", "dev.horae.conformance..", "dev.horae.examples..")
+        .check(classes);
+  }
+
+  @Test
+  void onlyTheStartersMetricsConfigurationTouchesTheOptionalMicrometerModule() {
+    // horae-micrometer is an optional dependency: a class that names it outside the configuration
+    // guarded by @ConditionalOnClass would fail to load in an application without it
+    noClasses().that().resideInAPackage(SPRING_AI).should().dependOnClassesThat().resideInAPackage("dev.horae.micrometer..")
+        .check(classes);
+    noClasses().that().resideInAPackage(STARTER)
+        .and().doNotHaveFullyQualifiedName("dev.horae.spring.boot.HoraeMetricsAutoConfiguration")
+        .and().doNotHaveFullyQualifiedName("dev.horae.spring.boot.HoraeMetricsBinding")
+        .should().dependOnClassesThat().resideInAPackage("dev.horae.micrometer..")
         .check(classes);
   }
 
