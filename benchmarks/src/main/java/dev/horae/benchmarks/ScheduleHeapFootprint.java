@@ -19,7 +19,7 @@ import dev.horae.runtime.agent.RuntimeAgent;
  * <p>It creates {@code n} reminders through {@code schedule_create} on the production runtime
  * (flush proven at once, no invariant companion), all pending and armed, then reports the heap retained after a
  * full collection, per reminder. Disposing the agent then releases Schedule's tools, owner and fold
- * while the live session and its log stay, which splits the figure into the host's log (JSON trees)
+ * while the live session and its log stay, which splits the figure into the host's log (compact events: each payload's JSON text)
  * and Schedule's own share. It also times the last 1,000 creates, to show {@code schedule_create} stays flat.
  */
 public final class ScheduleHeapFootprint {

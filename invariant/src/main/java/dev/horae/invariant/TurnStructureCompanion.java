@@ -50,6 +50,10 @@ public final class TurnStructureCompanion implements LogCompanion {
 
     /** The violation the marker would cause, or empty; applies it when it is legal. */
     Optional<String> apply(SessionEvent e) {
+      if (!marker(e.type())) {
+        // an event holds its payload as text: parse only the markers this state reads
+        return Optional.empty();
+      }
       JsonNode d = e.data();
       switch (e.type()) {
         case EventTypes.TURN_START -> {

@@ -1,26 +1,20 @@
 package dev.horae.store;
 
-import dev.horae.spi.session.Json;
 import dev.horae.spi.session.SessionEvent;
 import dev.horae.spi.session.StoredSession;
-import java.util.ArrayList;
 import java.util.List;
 
-/** Deep copies of events, so no JSON tree is ever shared between a log, a store and a caller. */
+/**
+ * Copies of logs for a store that keeps them in memory. An event is immutable (it holds its
+ * payload's text, and {@link SessionEvent#data()} hands out a fresh tree), so a copy shares the
+ * events and copies only the list.
+ */
 final class Events {
 
   private Events() {}
 
-  static SessionEvent copy(SessionEvent e) {
-    return new SessionEvent(e.seq(), e.type(), e.time(), Json.snapshot(e.data()), e.surfaceOp(), e.sourceEventSeqs());
-  }
-
   static List<SessionEvent> copyAll(List<SessionEvent> events) {
-    List<SessionEvent> out = new ArrayList<>(events.size());
-    for (SessionEvent e : events) {
-      out.add(copy(e));
-    }
-    return List.copyOf(out);
+    return List.copyOf(events);
   }
 
   static StoredSession copy(StoredSession s) {

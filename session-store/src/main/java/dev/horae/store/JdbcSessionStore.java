@@ -1,6 +1,5 @@
 package dev.horae.store;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.horae.spi.session.EventCodec;
 import dev.horae.spi.session.Json;
 import dev.horae.spi.session.SessionEvent;
@@ -10,6 +9,7 @@ import dev.horae.spi.session.StoredSession;
 import dev.horae.store.internal.DueTrackers;
 import dev.horae.store.internal.LeaseRules;
 import dev.horae.store.internal.SessionTables;
+import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -305,13 +305,12 @@ public final class JdbcSessionStore implements DueIndexed {
     try (PreparedStatement insert = c.prepareStatement(tables.insertEvent())) {
       int pending = 0;
       for (SessionEvent e : log.subList((int) length, log.size())) {
-        JsonNode json = EventCodec.toJson(e);
         // a row the decoder refuses would make the session unloadable: refuse the persist instead
-        Json.checkReadable(json, 0);
+        String json = EventCodec.writeStorable(e);
         insert.setString(1, id);
         insert.setLong(2, e.seq());
         insert.setString(3, e.type());
-        insert.setString(4, Json.write(json));
+        insert.setString(4, json);
         insert.addBatch();
         if (++pending == BATCH) {
           insert.executeBatch();
@@ -391,7 +390,7 @@ public final class JdbcSessionStore implements DueIndexed {
         String stored = row.getString(1);
         SessionEvent last = decode(id, mine.seq(), stored);
         // compared in their stored form, so payload node types (int or long) do not matter
-        if (!stored.equals(Json.write(EventCodec.toJson(mine)))) {
+        if (!stored.equals(EventCodec.write(mine))) {
           throw new IllegalArgumentException(
               "log of session " + id + " does not continue the stored log: seq " + last.seq() + " is stored as "
                   + last.type() + "@" + last.time() + " but given as " + mine.type() + "@" + mine.time());
@@ -492,9 +491,10 @@ public final class JdbcSessionStore implements DueIndexed {
   private SessionEvent decode(String id, long seq, String text) {
     SessionEvent event;
     try {
-      // a fresh tree of this row alone: no copy of its data
-      event = EventCodec.fromParsed(Json.parse(text));
-    } catch (IllegalArgumentException e) {
+      // read by the streaming reader the file store uses: the payload stays text, no tree
+      byte[] bytes = utf8(text);
+      event = EventCodec.readEvent(bytes, 0, bytes.length);
+    } catch (IllegalArgumentException | EventCodec.Unreadable e) {
       throw new SessionStoreException(
           "session " + id + " has a corrupt event at seq " + seq + " in " + tables.events() + ": " + e.getMessage(), e);
     }
@@ -503,6 +503,18 @@ public final class JdbcSessionStore implements DueIndexed {
           "session " + id + " has an event claiming seq " + event.seq() + " in the row of seq " + seq + " in " + tables.events());
     }
     return event;
+  }
+
+  // text a row could hold but UTF-8 cannot (an unpaired surrogate) is refused, not replaced by '?'
+  private static byte[] utf8(String text) {
+    try {
+      java.nio.ByteBuffer bytes = StandardCharsets.UTF_8.newEncoder().encode(java.nio.CharBuffer.wrap(text));
+      byte[] out = new byte[bytes.remaining()];
+      bytes.get(out);
+      return out;
+    } catch (java.nio.charset.CharacterCodingException e) {
+      throw new IllegalArgumentException("not JSON: the row's text is not well-formed Unicode", e);
+    }
   }
 
   /** Work inside one transaction. */

@@ -100,8 +100,9 @@ final class LogSession implements Session {
         // refused before anything is appended: a store would acknowledge data it cannot read
         // back (a file-store line holds the data inside its array and the event object)
         Json.checkReadable(c.data(), 2);
+        // the event writes the payload out, so the caller's later changes to it never reach the log
         SessionEvent event = new SessionEvent(
-            (long) log.size() + pending.size(), c.type(), time, Json.snapshot(c.data()),
+            (long) log.size() + pending.size(), c.type(), time, c.data(),
             c.options().surfaceOp(), c.options().sourceEventSeqs());
         List<SessionEvent> before = pending.isEmpty() ? log.snapshot() : new LogView(log.snapshot(), pending);
         for (AppendValidator v : validators) {

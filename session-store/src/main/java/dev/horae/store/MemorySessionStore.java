@@ -97,12 +97,13 @@ public final class MemorySessionStore implements DueIndexed {
       }
       StoredSession previous = stored.get(header.id());
       if (previous != null && previous.header().equals(header) && previous.events().size() <= log.size()) {
-        // a flush covers the log so far: only the events since the last one are new, so copy
-        // only those (a log is append-only, so the kept prefix is still its prefix)
+        // a flush covers the log so far: only the events since the last one are new, so add
+        // only those (a log is append-only, so the kept prefix is still its prefix; events are
+        // immutable, so they are shared, not copied)
         List<SessionEvent> grown = new ArrayList<>(log.size());
         grown.addAll(previous.events());
         for (int i = previous.events().size(); i < log.size(); i++) {
-          grown.add(Events.copy(log.get(i)));
+          grown.add(log.get(i));
         }
         StoredSession kept = new StoredSession(header, List.copyOf(grown));
         stored.put(header.id(), kept);

@@ -85,7 +85,16 @@ class HostilePayloadTest {
     try (FileSessionStore store = FileSessionStore.open(root, SyncMode.NEVER)) {
       Logs.persist(store, header, log);
       byte[] before = Files.readAllBytes(Logs.eventsFile(root, "s"));
-      for (JsonNode data : hostile()) {
+      List<JsonNode> hostile = hostile();
+      // the string, the name and the 200,000 levels; the 999 levels below
+      for (JsonNode data : List.of(hostile.get(0), hostile.get(1), hostile.get(3))) {
+        // an event cannot even be built with a payload the parser would not read on its own
+        assertThatThrownBy(() -> SessionEvent.of(2, "test/event", 0, data))
+            .isInstanceOf(IllegalArgumentException.class)
+            .hasMessageStartingWith("JSON value cannot be stored and read back: ");
+      }
+      // what an event holds but a stored line cannot: the line's array and event object add two levels
+      for (JsonNode data : List.of(nested(999), nested(1000))) {
         List<SessionEvent> longer = new ArrayList<>(log);
         longer.add(SessionEvent.of(2, "test/event", 0, data));
         assertThatThrownBy(() -> store.persist(header, longer).toCompletableFuture().join())

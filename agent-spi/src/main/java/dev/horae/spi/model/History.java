@@ -135,6 +135,12 @@ public final class History {
   }
 
   private static @org.jspecify.annotations.Nullable ChatMessage toMessage(SessionEvent e) {
+    String type = e.type();
+    if (!type.equals(EventTypes.USER_MESSAGE) && !type.equals(EventTypes.ASSISTANT_MESSAGE)
+        && !type.equals(EventTypes.TOOL_RESULT)) {
+      // an event holds its payload as text: parse only the messages this projection reads
+      return null;
+    }
     JsonNode d = e.data();
     try {
       return switch (e.type()) {

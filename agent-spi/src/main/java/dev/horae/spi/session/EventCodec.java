@@ -1,13 +1,23 @@
 package dev.horae.spi.session;
 
+import com.fasterxml.jackson.core.JsonParseException;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.node.TextNode;
+import dev.horae.spi.HoraeException;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The JSON form of a {@link SessionEvent}, shared by every store and by offline tools:
@@ -67,27 +77,27 @@ public final class EventCodec {
    * Decodes an event written by {@link #toJson}.
    *
    * @param json the event object
-   * @return the event, with {@code data} deep-copied
+   * @return the event, holding the text of {@code data} (later changes to the tree do not reach it)
    * @throws IllegalArgumentException when the shape is wrong
    */
   public static SessionEvent fromJson(JsonNode json) {
-    return decode(json, true);
+    return decode(json);
   }
 
   /**
-   * Decodes an event from a tree the caller has just parsed and hands over: {@code data} is the
-   * tree's own node, not a copy. A store's decoder reads each line into a fresh tree that no one
-   * else holds, so copying it again would only double the cost of a replay.
+   * Decodes an event from a tree the caller has just parsed. The same as {@link #fromJson} now
+   * that an event holds its payload's text rather than the tree; a store reads its bytes with
+   * {@link #readArray} or {@link #readEvent} instead, which build no tree.
    *
-   * @param json the event object; the caller must not change or share it afterwards
+   * @param json the event object
    * @return the event
    * @throws IllegalArgumentException when the shape is wrong
    */
   public static SessionEvent fromParsed(JsonNode json) {
-    return decode(json, false);
+    return decode(json);
   }
 
-  private static SessionEvent decode(JsonNode json, boolean copy) {
+  private static SessionEvent decode(JsonNode json) {
     if (!json.isObject()) {
       throw new IllegalArgumentException("event must be a JSON object");
     }
@@ -95,35 +105,445 @@ public final class EventCodec {
     JsonNode type = json.get("type");
     JsonNode time = json.get("time");
     JsonNode data = json.get("data");
-    if (seq == null || !seq.canConvertToLong() || !seq.isIntegralNumber()) {
-      throw new IllegalArgumentException("event member \"seq\" must be an integer");
-    }
+    long seqValue = integer("seq", seq != null && seq.isIntegralNumber() && seq.canConvertToLong(), seq);
     if (type == null || !type.isTextual()) {
       throw new IllegalArgumentException("event member \"type\" must be a string");
     }
-    if (time == null || !time.isIntegralNumber() || !time.canConvertToLong()) {
+    long timeValue = integer("time", time != null && time.isIntegralNumber() && time.canConvertToLong(), time);
+    if (data == null) {
+      throw new IllegalArgumentException("event member \"data\" is missing");
+    }
+    return new SessionEvent(seqValue, canonical(type.asText()), timeValue, data,
+        surfaceOp(json.get("surfaceOp")), sources(json.get("sourceEventSeqs")));
+  }
+
+  private static long integer(String member, boolean valid, @Nullable JsonNode value) {
+    if (!valid || value == null) {
+      throw new IllegalArgumentException("event member \"" + member + "\" must be an integer");
+    }
+    return value.longValue();
+  }
+
+  // the rules of the two optional members, for a tree and for the streaming reader alike
+  private static Optional<SurfaceOp> surfaceOp(@Nullable JsonNode s) {
+    if (s == null || s.isNull()) {
+      return Optional.empty();
+    }
+    String op = s.path("op").asText("");
+    if (op.equals("append")) {
+      return Optional.of(SurfaceOp.APPEND);
+    } else if (op.equals("replace")) {
+      return Optional.of(new SurfaceOp.Replace(s.path("start").asLong(), s.path("end").asLong()));
+    }
+    throw new IllegalArgumentException("event member \"surfaceOp\" has unknown op \"" + op + "\"");
+  }
+
+  private static List<Long> sources(@Nullable JsonNode src) {
+    if (src == null || !src.isArray() || src.isEmpty()) {
+      return List.of();
+    }
+    List<Long> sources = new ArrayList<>(src.size());
+    src.forEach(n -> sources.add(n.asLong()));
+    return sources;
+  }
+
+  /**
+   * Reads the events of a stored line's JSON, a non-empty array of events in the {@link #toJson}
+   * form, straight from its UTF-8 bytes with a streaming parser: the envelope's members are read,
+   * each payload's bytes are kept as they are and checked for well-formed JSON by skipping through
+   * them, and no tree is built for a payload. What the bytes must satisfy is what the shared
+   * parser reads ({@link Json#parse(byte[], int, int)}): bytes that are not UTF-8, nesting deeper
+   * than its limit or any other syntax error make the whole text unreadable, even after an event
+   * whose members are wrong, as a tree parse of the whole text would.
+   *
+   * @param utf8 the buffer
+   * @param offset where the JSON starts
+   * @param length how many bytes it has
+   * @return the events, in order
+   * @throws Unreadable when the bytes are not one JSON value or not a non-empty array of events,
+   *     or an event's members are wrong
+   */
+  public static List<SessionEvent> readArray(byte[] utf8, int offset, int length) {
+    try (JsonParser p = Json.mapper().getFactory().createParser(utf8, offset, length)) {
+      JsonToken first = p.nextToken();
+      if (first != JsonToken.START_ARRAY) {
+        skipValue(p);
+        requireEnd(p);
+        throw new Unreadable(false, null, "not a non-empty JSON array of events");
+      }
+      List<SessionEvent> events = new ArrayList<>();
+      Unreadable wrong = null;
+      JsonToken t;
+      while ((t = p.nextToken()) != JsonToken.END_ARRAY) {
+        if (t == null) {
+          throw new Unreadable(true, null, "unexpected end of input");
+        }
+        if (wrong != null) {
+          skipValue(p);
+          continue;
+        }
+        try {
+          events.add(readEvent(p, utf8, offset));
+        } catch (IllegalArgumentException e) {
+          // the first wrong event is the answer only if the rest of the text is JSON at all
+          wrong = new Unreadable(false, List.copyOf(events), String.valueOf(e.getMessage()));
+          skipValue(p);
+        }
+      }
+      requireEnd(p);
+      if (wrong != null) {
+        throw wrong;
+      }
+      if (events.isEmpty()) {
+        throw new Unreadable(false, null, "not a non-empty JSON array of events");
+      }
+      return events;
+    } catch (JsonProcessingException e) {
+      throw new Unreadable(true, null, e.getOriginalMessage());
+    } catch (IOException e) {
+      throw new Unreadable(true, null, String.valueOf(e.getMessage()));
+    }
+  }
+
+  /**
+   * Reads one event in the {@link #toJson} form from its UTF-8 bytes, as {@link #readArray} reads
+   * each event of a line.
+   *
+   * @param utf8 the buffer
+   * @param offset where the JSON starts
+   * @param length how many bytes it has
+   * @return the event
+   * @throws Unreadable when the bytes are not one JSON value or its members are wrong
+   */
+  public static SessionEvent readEvent(byte[] utf8, int offset, int length) {
+    try (JsonParser p = Json.mapper().getFactory().createParser(utf8, offset, length)) {
+      if (p.nextToken() == null) {
+        throw new Unreadable(true, null, "no JSON value");
+      }
+      SessionEvent event;
+      try {
+        event = readEvent(p, utf8, offset);
+      } catch (IllegalArgumentException e) {
+        skipValue(p);
+        requireEnd(p);
+        throw new Unreadable(false, List.of(), String.valueOf(e.getMessage()));
+      }
+      requireEnd(p);
+      return event;
+    } catch (JsonProcessingException e) {
+      throw new Unreadable(true, null, e.getOriginalMessage());
+    } catch (IOException e) {
+      throw new Unreadable(true, null, String.valueOf(e.getMessage()));
+    }
+  }
+
+  // the parser stands on the event's first token; it is left on the event's last token
+  private static SessionEvent readEvent(JsonParser p, byte[] utf8, int offset) throws IOException {
+    if (p.currentToken() != JsonToken.START_OBJECT) {
+      throw new IllegalArgumentException("event must be a JSON object");
+    }
+    boolean seqValid = false;
+    long seq = 0;
+    String type = null;
+    boolean timeValid = false;
+    long time = 0;
+    byte[] data = null;
+    JsonNode surface = null;
+    JsonNode sources = null;
+    while (p.nextToken() == JsonToken.FIELD_NAME) {
+      String name = p.currentName();
+      JsonToken value = p.nextToken();
+      switch (name) {
+        case "seq" -> {
+          seqValid = isLong(p, value);
+          seq = seqValid ? p.getLongValue() : 0;
+        }
+        case "time" -> {
+          timeValid = isLong(p, value);
+          time = timeValid ? p.getLongValue() : 0;
+        }
+        case "type" -> type = value == JsonToken.VALUE_STRING ? p.getText() : null;
+        case "data" -> data = slice(p, utf8, offset);
+        case "surfaceOp" -> surface = p.readValueAsTree();
+        case "sourceEventSeqs" -> sources = p.readValueAsTree();
+        default -> skipValue(p);
+      }
+    }
+    if (!seqValid) {
+      throw new IllegalArgumentException("event member \"seq\" must be an integer");
+    }
+    if (type == null) {
+      throw new IllegalArgumentException("event member \"type\" must be a string");
+    }
+    if (!timeValid) {
       throw new IllegalArgumentException("event member \"time\" must be an integer");
     }
     if (data == null) {
       throw new IllegalArgumentException("event member \"data\" is missing");
     }
-    Optional<SurfaceOp> surface = Optional.empty();
-    JsonNode s = json.get("surfaceOp");
-    if (s != null && !s.isNull()) {
-      String op = s.path("op").asText("");
-      if (op.equals("append")) {
-        surface = Optional.of(SurfaceOp.APPEND);
-      } else if (op.equals("replace")) {
-        surface = Optional.of(new SurfaceOp.Replace(s.path("start").asLong(), s.path("end").asLong()));
-      } else {
-        throw new IllegalArgumentException("event member \"surfaceOp\" has unknown op \"" + op + "\"");
+    return new SessionEvent(seq, canonical(type), time, data, surfaceOp(surface), sources(sources));
+  }
+
+  // an integer token the long holds: a tree would read it as an int or long node
+  private static boolean isLong(JsonParser p, JsonToken value) throws IOException {
+    return value == JsonToken.VALUE_NUMBER_INT && p.getNumberType() != JsonParser.NumberType.BIG_INTEGER;
+  }
+
+  // the payload's bytes exactly as stored, from its first byte to its last
+  private static byte[] slice(JsonParser p, byte[] utf8, int offset) throws IOException {
+    int start = offset + (int) p.currentTokenLocation().getByteOffset();
+    skipValue(p);
+    int end = offset + (int) p.currentLocation().getByteOffset();
+    byte[] data = Arrays.copyOfRange(utf8, start, end);
+    if (data.length > Json.mapper().getFactory().streamReadConstraints().getMaxStringLength()) {
+      // only bytes this many can hold a string too long for the parser, which skipping does not
+      // measure: parse them once, so an event that loads can always give its payload
+      try {
+        Json.parse(data, 0, data.length);
+      } catch (IllegalArgumentException e) {
+        throw new JsonParseException(p, String.valueOf(e.getMessage()), e);
       }
     }
-    List<Long> sources = new ArrayList<>();
-    JsonNode src = json.get("sourceEventSeqs");
-    if (src != null && src.isArray()) {
-      src.forEach(n -> sources.add(n.asLong()));
+    return data;
+  }
+
+  /**
+   * Steps over the value the parser stands on, leaving it on the value's last token, and checks
+   * that every token is one the shared parser would turn into a tree: a string is checked for
+   * UTF-8 while skipped, a decimal number is converted as the tree's decimal node converts it.
+   * Only a string's length is not measured while skipping ({@link #slice} makes up for it).
+   */
+  private static void skipValue(JsonParser p) throws IOException {
+    JsonToken t = p.currentToken();
+    if (t == JsonToken.VALUE_STRING) {
+      // a string is read lazily: finishing it checks its bytes and puts the location past it
+      p.finishToken();
+      return;
     }
-    return new SessionEvent(seq.longValue(), canonical(type.asText()), time.longValue(), copy ? data.deepCopy() : data, surface, sources);
+    if (t == JsonToken.VALUE_NUMBER_FLOAT) {
+      decimal(p);
+      return;
+    }
+    if (t != JsonToken.START_OBJECT && t != JsonToken.START_ARRAY) {
+      return;
+    }
+    int depth = 1;
+    while (depth > 0) {
+      JsonToken next = p.nextToken();
+      if (next == null) {
+        throw new JsonParseException(p, "unexpected end of input");
+      }
+      switch (next) {
+        case START_OBJECT, START_ARRAY -> depth++;
+        case END_OBJECT, END_ARRAY -> depth--;
+        case VALUE_NUMBER_FLOAT -> decimal(p);
+        default -> {
+          // names and other scalars were read whole by nextToken; a string inside a container
+          // is stepped over by the next nextToken, which checks its UTF-8 without decoding it
+        }
+      }
+    }
+  }
+
+  // the tree holds floats as decimals (Json's mapper); a text BigDecimal refuses is a syntax error
+  private static void decimal(JsonParser p) throws IOException {
+    try {
+      p.getDecimalValue();
+    } catch (NumberFormatException e) {
+      throw new JsonParseException(p, "malformed number: " + e.getMessage(), e);
+    }
+  }
+
+  private static void requireEnd(JsonParser p) throws IOException {
+    if (p.nextToken() != null) {
+      throw new JsonParseException(p, "content after the JSON value");
+    }
+  }
+
+  /**
+   * Writes events as the JSON text of a stored line, an array of their {@link #toJson} forms,
+   * copying each payload's bytes as they are (no tree is built). The text equals {@code
+   * Json.write} of the array of their trees when each payload's text is the shared writer's.
+   *
+   * @param events the events
+   * @return the UTF-8 bytes of the array
+   */
+  public static byte[] writeArray(List<SessionEvent> events) {
+    Utf8 out = new Utf8();
+    out.put((byte) '[');
+    for (int i = 0; i < events.size(); i++) {
+      if (i > 0) {
+        out.put((byte) ',');
+      }
+      write(events.get(i), out);
+    }
+    out.put((byte) ']');
+    return out.bytes();
+  }
+
+  /**
+   * Writes one event as its {@link #toJson} form's JSON text, copying the payload's bytes.
+   *
+   * @param event the event
+   * @return the text
+   */
+  public static String write(SessionEvent event) {
+    Utf8 out = new Utf8();
+    write(event, out);
+    return new String(out.buffer, 0, out.size, StandardCharsets.UTF_8);
+  }
+
+  /**
+   * {@link #writeArray}, read back as a store's load reads it ({@link #readArray}) before it is
+   * returned: a store that wrote text its own load refuses would acknowledge events it then drops
+   * as a torn tail or reports as corruption.
+   *
+   * @param events the events of one stored line
+   * @return the UTF-8 bytes of the array
+   * @throws IllegalArgumentException {@code JSON value cannot be stored and read back: …} when
+   *     the load would refuse the text (nesting, a string, name or number over the parser's limits)
+   */
+  public static byte[] writeStorable(List<SessionEvent> events) {
+    byte[] json = writeArray(events);
+    try {
+      readArray(json, 0, json.length);
+    } catch (Unreadable e) {
+      throw new IllegalArgumentException("JSON value cannot be stored and read back: " + e.getMessage(), e);
+    }
+    return json;
+  }
+
+  /**
+   * {@link #write(SessionEvent)}, read back as a store's load reads one event ({@link
+   * #readEvent}) before it is returned.
+   *
+   * @param event the event of one stored row
+   * @return the text
+   * @throws IllegalArgumentException {@code JSON value cannot be stored and read back: …} when
+   *     the load would refuse the text
+   */
+  public static String writeStorable(SessionEvent event) {
+    String text = write(event);
+    byte[] utf8 = text.getBytes(StandardCharsets.UTF_8);
+    try {
+      readEvent(utf8, 0, utf8.length);
+    } catch (Unreadable e) {
+      throw new IllegalArgumentException("JSON value cannot be stored and read back: " + e.getMessage(), e);
+    }
+    return text;
+  }
+
+  private static void write(SessionEvent e, Utf8 out) {
+    out.ascii("{\"seq\":").ascii(Long.toString(e.seq()))
+        .ascii(",\"type\":").put(Json.write(TextNode.valueOf(e.type())).getBytes(StandardCharsets.UTF_8))
+        .ascii(",\"time\":").ascii(Long.toString(e.time()))
+        .ascii(",\"data\":").put(e.dataBytes());
+    e.surfaceOp().ifPresent(op -> {
+      if (op instanceof SurfaceOp.Replace r) {
+        out.ascii(",\"surfaceOp\":{\"op\":\"replace\",\"start\":").ascii(Long.toString(r.start()))
+            .ascii(",\"end\":").ascii(Long.toString(r.end())).ascii("}");
+      } else {
+        out.ascii(",\"surfaceOp\":{\"op\":\"append\"}");
+      }
+    });
+    List<Long> sources = e.sourceEventSeqs();
+    if (!sources.isEmpty()) {
+      out.ascii(",\"sourceEventSeqs\":[");
+      for (int i = 0; i < sources.size(); i++) {
+        out.ascii(i == 0 ? "" : ",").ascii(Long.toString(sources.get(i)));
+      }
+      out.ascii("]");
+    }
+    out.ascii("}");
+  }
+
+  /** A growing byte buffer; the JSON text of a line is built in one. */
+  private static final class Utf8 {
+    private byte[] buffer = new byte[256];
+    private int size;
+
+    Utf8 put(byte b) {
+      room(1);
+      buffer[size++] = b;
+      return this;
+    }
+
+    Utf8 put(byte[] bytes) {
+      room(bytes.length);
+      System.arraycopy(bytes, 0, buffer, size, bytes.length);
+      size += bytes.length;
+      return this;
+    }
+
+    // only for text of ASCII characters: the writer's own punctuation and numbers
+    Utf8 ascii(String text) {
+      room(text.length());
+      for (int i = 0; i < text.length(); i++) {
+        buffer[size++] = (byte) text.charAt(i);
+      }
+      return this;
+    }
+
+    private void room(int more) {
+      if (size + more > buffer.length) {
+        buffer = Arrays.copyOf(buffer, Math.max(buffer.length * 2, size + more));
+      }
+    }
+
+    byte[] bytes() {
+      return Arrays.copyOf(buffer, size);
+    }
+  }
+
+  /**
+   * Bytes that {@link #readArray} or {@link #readEvent} could not read as events: not JSON the
+   * shared parser reads, or JSON of the wrong shape.
+   */
+  public static final class Unreadable extends HoraeException {
+    private static final long serialVersionUID = 1L;
+
+    /** Whether the bytes are not JSON at all, rather than JSON of the wrong shape. */
+    private final boolean syntax;
+
+    /** The events before the wrong one, or null when the text as a whole is wrong. */
+    private final transient @Nullable List<SessionEvent> before;
+
+    Unreadable(boolean syntax, @Nullable List<SessionEvent> before, String message) {
+      // a value a reader reports (a torn tail, a corrupt line), not a fault: no stack trace
+      super(message, null, false, false);
+      this.syntax = syntax;
+      this.before = before;
+    }
+
+    /**
+     * What is wrong with the bytes, never null.
+     *
+     * @return the message
+     */
+    @Override
+    public String getMessage() {
+      return String.valueOf(super.getMessage());
+    }
+
+    /**
+     * Whether the bytes are not one well-formed JSON value the shared parser reads (not UTF-8, a
+     * syntax error, a limit exceeded), rather than JSON of the wrong shape.
+     *
+     * @return true for a syntax error
+     */
+    public boolean syntax() {
+      return syntax;
+    }
+
+    /**
+     * The events of the text before the one whose members are wrong, so a reader can tell what it
+     * would have found first (a seq gap among them).
+     *
+     * @return those events (its size is the wrong event's index), or empty when the text as a
+     *     whole is wrong rather than one event
+     */
+    public Optional<List<SessionEvent>> before() {
+      return Optional.ofNullable(before);
+    }
   }
 }

@@ -377,7 +377,7 @@ public final class SessionFolder implements AutoCloseable {
   }
 
   private static boolean sameStoredForm(SessionEvent a, SessionEvent b) {
-    return Json.write(EventCodec.toJson(a)).equals(Json.write(EventCodec.toJson(b)));
+    return EventCodec.write(a).equals(EventCodec.write(b));
   }
 
   private static void checkContiguous(List<SessionEvent> log, long from) {

@@ -1,12 +1,8 @@
 package dev.horae.store.internal.frame;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import dev.horae.spi.session.EventCodec;
-import dev.horae.spi.session.Json;
 import dev.horae.spi.session.SessionEvent;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.zip.CRC32C;
 
@@ -36,13 +32,8 @@ public final class LineFrame {
     if (events.isEmpty()) {
       throw new IllegalArgumentException("a framed line holds at least one event");
     }
-    ArrayNode array = Json.mapper().createArrayNode();
-    for (SessionEvent e : events) {
-      array.add(EventCodec.toJson(e));
-    }
     // a line the decoder refuses would read as a torn tail and be cut off: never write one
-    Json.checkReadable(array, 0);
-    byte[] json = Json.write(array).getBytes(StandardCharsets.UTF_8);
+    byte[] json = EventCodec.writeStorable(events);
     byte[] crc = crcHex(json, 0, json.length).getBytes(StandardCharsets.US_ASCII);
     byte[] line = new byte[crc.length + 1 + json.length + 1];
     System.arraycopy(crc, 0, line, 0, crc.length);
@@ -91,34 +82,36 @@ public final class LineFrame {
       return new LineResult.BadFrame("crc mismatch (stored " + new String(buffer, offset, CRC_HEX_DIGITS, StandardCharsets.US_ASCII)
           + ", computed " + String.format("%08x", crc.getValue()) + ")");
     }
-    JsonNode array;
+    List<SessionEvent> events;
     try {
-      // parsed from the bytes themselves: no intermediate string, and bytes that are not UTF-8
-      // make the line unparsable instead of turning into replacement characters
-      array = Json.parse(buffer, json, jsonLength);
-    } catch (IllegalArgumentException e) {
-      return new LineResult.BadFrame("unparsable JSON: " + e.getMessage());
+      // read from the bytes themselves by a streaming parser: no intermediate string, no tree for
+      // a payload, and bytes that are not UTF-8 make the line unreadable instead of turning into
+      // replacement characters
+      events = EventCodec.readArray(buffer, json, jsonLength);
+    } catch (EventCodec.Unreadable e) {
+      if (e.syntax()) {
+        return new LineResult.BadFrame("unparsable JSON: not JSON: " + e.getMessage());
+      }
+      if (e.before().isEmpty()) {
+        return new LineResult.BadFrame(e.getMessage());
+      }
+      // events are checked in order: a gap before the wrong event is what the line shows first
+      List<SessionEvent> before = e.before().get();
+      return gap(before, expectedSeq).orElse(
+          new LineResult.BadFrame("bad event at seq " + (expectedSeq + before.size()) + ": " + e.getMessage()));
     }
-    if (!array.isArray() || array.isEmpty()) {
-      return new LineResult.BadFrame("not a non-empty JSON array of events");
-    }
-    List<SessionEvent> events = new ArrayList<>(array.size());
+    return gap(events, expectedSeq).orElse(new LineResult.Good(events));
+  }
+
+  private static java.util.Optional<LineResult> gap(List<SessionEvent> events, long expectedSeq) {
     long next = expectedSeq;
-    for (JsonNode node : array) {
-      SessionEvent event;
-      try {
-        // the tree was parsed just now and is handed to no one else: no copy of its data
-        event = EventCodec.fromParsed(node);
-      } catch (IllegalArgumentException e) {
-        return new LineResult.BadFrame("bad event at seq " + next + ": " + e.getMessage());
-      }
+    for (SessionEvent event : events) {
       if (event.seq() != next) {
-        return new LineResult.SeqGap(next, event.seq());
+        return java.util.Optional.of(new LineResult.SeqGap(next, event.seq()));
       }
-      events.add(event);
       next++;
     }
-    return new LineResult.Good(events);
+    return java.util.Optional.empty();
   }
 
   /**
