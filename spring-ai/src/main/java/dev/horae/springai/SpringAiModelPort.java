@@ -31,9 +31,9 @@ import reactor.core.Disposable;
 
 /**
  * The Horae runtime's model port over a Spring AI {@link ChatModel} (runtime-driven mode): each
- * step's request becomes one {@code ChatModel.call(Prompt)} (or {@code stream(Prompt)}, below) with the system prompt, the whole
- * model-visible history and the agent's tools, and the first generation becomes the step's
- * response (see {@link SpringAiMessages} for the mapping).
+ * step's request becomes one {@code ChatModel.stream(Prompt)} or {@code call(Prompt)} (below) with
+ * the system prompt, the whole model-visible history and the agent's tools, and the first
+ * generation becomes the step's response (see {@link SpringAiMessages} for the mapping).
  *
  * <pre>{@code
  * HoraeRuntime horae = HoraeRuntime.builder().dataDir(dir).model(SpringAiModelPort.of(chatModel)).build();
@@ -46,7 +46,7 @@ import reactor.core.Disposable;
  * run one itself would fail the step loudly instead of running a tool behind the gates.
  *
  * <p><b>Streaming.</b> When the model implements {@code ChatModel.stream(Prompt)} (Spring AI's
- * OpenAI, Anthropic, Ollama … models do; the interface's default throws), each step is one
+ * {@code OpenAiChatModel} does; the interface's default throws), each step is one
  * {@code stream(Prompt)}: every piece of text reaches the request's stream sink as it arrives (the
  * runtime records it as an {@code assistant/chunk}), and the pieces, the tool calls, the last
  * finish reason and the last reported usage make the step's response. A stream that fails with
