@@ -26,7 +26,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The module layering of {@code docs/architecture.md} over every {@code dev.horae} main class on
  * this module's classpath — every module, the applications ({@code examples}, {@code benchmarks})
- * included — and the single reader of the system clock. Test classes are not imported: test code
+ * and the adapters (LangChain4j, Spring AI and the Spring Boot starter) included — and the single
+ * reader of the system clock. Test classes are not imported: test code
  * may use the testkit and anything else.
  */
 class LayeringTest {
@@ -67,7 +68,8 @@ class LayeringTest {
             "dev.horae.schedule.tools.SchedulePlugin", "dev.horae.invariant.Companions",
             "dev.horae.store.LogSessions", "dev.horae.runtime.HoraeRuntime", "dev.horae.examples.Demo",
             "dev.horae.examples.docs.Configs", "dev.horae.benchmarks.FoldBenchmark",
-            "dev.horae.langchain4j.LangChain4jModel", "dev.horae.micrometer.HoraeMetrics", "dev.horae.cli.Horae"))
+            "dev.horae.langchain4j.LangChain4jModel", "dev.horae.micrometer.HoraeMetrics", "dev.horae.cli.Horae",
+            "dev.horae.springai.SpringAiModelPort", "dev.horae.spring.boot.HoraeAutoConfiguration"))
         .allSatisfy(name -> assertThat(classes.contain(name)).as(name).isTrue());
   }
 
@@ -233,6 +235,21 @@ class LayeringTest {
     noClasses().that().resideInAPackage("dev.horae.langchain4j..")
         .should().dependOnClassesThat().resideInAnyPackage("dev.horae.springai..", "dev.horae.spring..",
             "dev.horae.micrometer..", "dev.horae.cli..")
+        .check(classes);
+    // the starter wires the Spring AI adapter (its one allowed crossing); the adapter never needs Boot
+    noClasses().that().resideInAPackage("dev.horae.springai..")
+        .should().dependOnClassesThat().resideInAnyPackage("dev.horae.langchain4j..", "dev.horae.spring..",
+            "dev.horae.micrometer..", "dev.horae.cli..", EXAMPLES)
+        .check(classes);
+    noClasses().that().resideInAPackage("dev.horae.spring..")
+        .should().dependOnClassesThat().resideInAnyPackage("dev.horae.langchain4j..", "dev.horae.cli..", EXAMPLES)
+        .check(classes);
+    // horae-micrometer is an optional dependency of the starter: a class that names it outside the
+    // configuration guarded by @ConditionalOnClass would fail to load in an application without it
+    noClasses().that().resideInAPackage("dev.horae.spring..")
+        .and().doNotHaveFullyQualifiedName("dev.horae.spring.boot.HoraeMetricsAutoConfiguration")
+        .and().doNotHaveFullyQualifiedName("dev.horae.spring.boot.HoraeMetricsBinding")
+        .should().dependOnClassesThat().resideInAPackage("dev.horae.micrometer..")
         .check(classes);
     noClasses().that().resideInAnyPackage("dev.horae.micrometer..", "dev.horae.cli..")
         .should().dependOnClassesThat().resideInAnyPackage("dev.horae.langchain4j..", "dev.horae.springai..",

@@ -147,6 +147,31 @@ class BorrowedLoopTest {
         .extracting(e -> e.data().path("turn").asLong()).containsExactly(1L, 2L);
   }
 
+  /** The event types of a session's log from its first turn on, streaming pieces left out. */
+  private List<String> turnTypes(String session) {
+    List<String> types = horae.openAgent(session).session().events().stream().map(SessionEvent::type)
+        .filter(t -> !t.equals("assistant/chunk")).toList();
+    return types.subList(types.indexOf("turn/start"), types.size());
+  }
+
+  @Test
+  void anAiServicesTurnIsLoggedAsTheRuntimeLogsItsOwnTurnOfTheSameScript() throws Exception {
+    CompletableFuture<TurnOutcome> ended = new CompletableFuture<>();
+    var unusedEnd = horae.agents().onTurnEnd(ended::complete);
+    horae.prompt(horae.openAgent("driven", ZONE), "Remind me in a minute to stretch.");
+    assertThat(ended.get(30, TimeUnit.SECONDS).reason()).isEqualTo("completed");
+    assertThat(assistant.chat("borrowed", "Remind me in a minute to stretch.")).startsWith("done: {\"id\":\"schedule-1\"");
+
+    assertThat(turnTypes("borrowed")).isEqualTo(turnTypes("driven")).containsExactly(
+        "turn/start", "step/start", "user/message", "user/message", "request/header", "assistant/message",
+        "tool/call", "schedule/change", "tool/result", "step/end",
+        "step/start", "user/message", "request/header", "assistant/message", "step/end", "turn/end");
+    for (String s : List.of("driven", "borrowed")) {
+      RuntimeAgent agent = horae.openAgent(s);
+      assertThat(SessionLogCheck.check(agent.session().header(), agent.session().events())).as(s).isEmpty();
+    }
+  }
+
   @Test
   void aConfirmationVerdictFailsTheCallWithTheDocumentedErrorAndRunsNothing() {
     assertThatThrownBy(() -> assistant.chat("s2", "Delete the old builds."))

@@ -3,8 +3,8 @@
  *
  * <ul>
  *   <li>{@link dev.horae.springai.SpringAiModelPort}: the runtime's model port over any Spring AI
- *       {@code ChatModel} (runtime-driven mode: the Horae turn engine owns the loop, runs the tools
- *       and parks gated calls durably);
+ *       {@code ChatModel}, streaming each step when the model streams (runtime-driven mode: the
+ *       Horae turn engine owns the loop, runs the tools and parks gated calls durably);
  *   <li>{@link dev.horae.springai.SpringAiMessages}: the mapping between Horae's model-port records
  *       and Spring AI's messages, tool definitions, finish reasons and usage, both ways;
  *   <li>{@link dev.horae.springai.SpringAiTools}: Spring AI {@code ToolCallback}s registered as

@@ -3,6 +3,7 @@ package dev.horae.springai;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.horae.invariant.SessionLogCheck;
 import dev.horae.runtime.HoraeRuntime;
 import dev.horae.schedule.tools.SchedulePlugin;
 import dev.horae.spi.gate.GateOutcome;
@@ -161,6 +162,45 @@ class HoraeAdvisorsTest {
     }
   }
 
+  /** The event types of a session's log from its first turn on, streaming pieces left out. */
+  private static List<String> turnTypes(HoraeRuntime horae, String session) {
+    List<String> types = horae.openAgent(session).session().events().stream().map(e -> e.type())
+        .filter(t -> !t.equals("assistant/chunk")).toList();
+    return types.subList(types.indexOf("turn/start"), types.size());
+  }
+
+  @Test
+  void aChatClientTurnIsLoggedAsTheRuntimeLogsItsOwnTurnOfTheSameScript() throws Exception {
+    ManualTime time = new ManualTime(Instant.parse("2026-12-01T09:00:00Z"));
+    ScriptedChatModel model = new ScriptedChatModel();
+    try (HoraeRuntime horae = HoraeRuntime.builder().clock(time).timers(time).model(SpringAiModelPort.of(model)).build()) {
+      horae.install(TimeContextPlugin.create(TimeContextConfig.builder().timeZone("Europe/Amsterdam").build()));
+      var unusedTool = SpringAiTools.register(horae.tools(), deleteArtifacts());
+      for (int i = 0; i < 2; i++) {
+        model.script.add(ModelResponse.calls(new ToolCall("m-" + i, "delete_artifacts", Json.parse("{}"))));
+        model.script.add(ModelResponse.text("Deleted."));
+      }
+      // the runtime drives one turn of the script ...
+      CompletableFuture<dev.horae.runtime.agent.TurnOutcome> ended = new CompletableFuture<>();
+      var unusedEnd = horae.agents().onTurnEnd(ended::complete);
+      horae.prompt(horae.openAgent("driven"), "Clean up.");
+      assertThat(ended.get(20, java.util.concurrent.TimeUnit.SECONDS).reason()).isEqualTo("completed");
+      // ... and a ChatClient with the advisors runs the same script
+      ChatClient chat = ChatClient.builder(model).defaultAdvisors(HoraeAdvisors.builder(horae).defaultSession("borrowed").build()).build();
+      assertThat(chat.prompt().user("Clean up.").call().content()).isEqualTo("Deleted.");
+
+      assertThat(turnTypes(horae, "borrowed")).isEqualTo(turnTypes(horae, "driven")).containsExactly(
+          "turn/start", "step/start", "user/message", "user/message", "request/header", "assistant/message",
+          "tool/call", "tool/result", "step/end",
+          "step/start", "user/message", "request/header", "assistant/message", "step/end", "turn/end");
+      assertThat(deletions).hasValue(2);
+      for (String s : List.of("driven", "borrowed")) {
+        dev.horae.spi.session.Session session = horae.openAgent(s).session();
+        assertThat(SessionLogCheck.check(session.header(), session.events())).as(s).isEmpty();
+      }
+    }
+  }
+
   @Test
   void aGateThatAsksFailsTheCallAndTheToolNeverRuns() {
     ManualTime time = new ManualTime(Instant.parse("2026-12-01T09:00:00Z"));
@@ -184,6 +224,14 @@ class HoraeAdvisorsTest {
       assertThat(deletions).hasValue(0);
       assertThat(gated).containsExactly("m-7@ops");
       assertThat(model.prompts).hasSize(1);
+      // the turn is in the log, whole: the call answered as not performed, the turn ended error
+      dev.horae.spi.session.Session ops = horae.openAgent("ops").session();
+      List<dev.horae.spi.session.SessionEvent> log = ops.events();
+      assertThat(SessionLogCheck.check(ops.header(), log)).isEmpty();
+      assertThat(log).filteredOn(e -> e.type().equals("tool/result")).singleElement()
+          .satisfies(e -> assertThat(e.data().path("content").get(0).path("text").asText()).startsWith("Error: not performed: "));
+      assertThat(log.get(log.size() - 1).type()).isEqualTo("turn/end");
+      assertThat(log.get(log.size() - 1).data().path("reason").asText()).isEqualTo("error");
     }
   }
 

@@ -7,7 +7,6 @@ import dev.horae.runtime.HoraeRuntime;
 import dev.horae.runtime.agent.RuntimeAgent;
 import dev.horae.runtime.agent.TurnOutcome;
 import dev.horae.schedule.tools.SchedulePlugin;
-import dev.horae.spi.Registration;
 import dev.horae.spi.gate.GateOutcome;
 import dev.horae.spi.session.Json;
 import dev.horae.testkit.time.ManualTime;
@@ -22,7 +21,6 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.StreamSupport;
 import org.junit.jupiter.api.Test;
@@ -73,11 +71,17 @@ class OpenAiEndToEndTest {
   }
 
   private HoraeRuntime open(Path dir, ManualTime time, FakeOpenAi api, boolean dispatch) {
+    return open(dir, time, new ArmedTimers(time), api, dispatch);
+  }
+
+  private HoraeRuntime open(Path dir, ManualTime time, ArmedTimers timers, FakeOpenAi api, boolean dispatch) {
     OpenAiChatModel chatModel = OpenAiChatModel.builder()
         .options(OpenAiChatOptions.builder().baseUrl(api.baseUrl()).apiKey("test-key").model("gpt-test").maxRetries(0).build())
         .build();
-    HoraeRuntime horae = HoraeRuntime.builder().dataDir(dir).clock(time).timers(time)
-        .model(SpringAiModelPort.of(chatModel)).dispatchScheduledActions(dispatch).build();
+    SpringAiModelPort port = SpringAiModelPort.of(chatModel);
+    assertThat(port.streams()).as("OpenAiChatModel streams").isTrue();
+    HoraeRuntime horae = HoraeRuntime.builder().dataDir(dir).clock(time).timers(timers)
+        .model(port).dispatchScheduledActions(dispatch).build();
     var unusedTools = SpringAiTools.register(horae.tools(), sendEmail());
     var unusedGate = horae.gates().register((call, state) -> CompletableFuture.completedFuture(
         call.toolId().equals("send_email") ? GateOutcome.schedule("email-" + call.callId()) : GateOutcome.allow()));
@@ -96,23 +100,6 @@ class OpenAiEndToEndTest {
     return o;
   }
 
-  /** Waits, bounded, for the agent's turn to park: each round waits for the next append. */
-  private static void awaitParked(HoraeRuntime horae, RuntimeAgent agent) throws Exception {
-    for (int round = 0; round < 200 && !agent.parked(); round++) {
-      CompletableFuture<Void> appended = new CompletableFuture<>();
-      Registration r = horae.sessions().onEvent((session, event) -> appended.complete(null));
-      try {
-        if (!agent.parked()) {
-          appended.get(100, TimeUnit.MILLISECONDS);
-        }
-      } catch (TimeoutException notYet) {
-        // look again
-      } finally {
-        r.close();
-      }
-    }
-  }
-
   @Test
   void aReminderAndAScheduledEmailThroughTheRealOpenAiClient(@TempDir Path dir) throws Exception {
     assertThat(Class.forName("tools.jackson.databind.json.JsonMapper")).as("Jackson 3, Spring AI's").isNotNull();
@@ -123,21 +110,18 @@ class OpenAiEndToEndTest {
           .thenText("I will remind you in a minute.")
           .thenText("Time to stretch your legs!")
           .thenCall("call_2", "send_email", "{\"to\":\"ada@example.com\",\"subject\":\"report\"}");
-      try (HoraeRuntime first = open(dir, time, api, false)) {
+      ArmedTimers timers = new ArmedTimers(time);
+      try (HoraeRuntime first = open(dir, time, timers, api, false)) {
+        CompletableFuture<Void> parked = new CompletableFuture<>();
+        var unusedAwaiting = first.onAwaiting(a -> parked.complete(null));
         RuntimeAgent agent = first.openAgent("e2e", ZONE);
         first.prompt(agent, "Remind me in a minute to stretch.", ZONE);
         assertThat(nextTurnEnd().reason()).isEqualTo("completed");
 
-        // the reminder comes due: its arming may land a moment after the turn's flush, so the
-        // clock moves on in steps until the follow-up turn ends (each wait bounded)
+        // the reminder comes due once its timer is armed (which may be a moment after the turn's flush)
+        timers.awaitArmed(Duration.ofSeconds(60));
         time.advance(Duration.ofSeconds(60));
-        TurnOutcome followUp = null;
-        for (int i = 0; i < 100 && followUp == null; i++) {
-          followUp = unprompted.poll(100, TimeUnit.MILLISECONDS);
-          if (followUp == null) {
-            time.advance(Duration.ofSeconds(1));
-          }
-        }
+        TurnOutcome followUp = unprompted.poll(20, TimeUnit.SECONDS);
         if (followUp == null) {
           throw new AssertionError("the reminder's reply never reached the listener");
         }
@@ -145,10 +129,15 @@ class OpenAiEndToEndTest {
         assertThat(nextTurnEnd().unprompted()).isTrue();
 
         first.prompt(agent, "Email Ada the report.", ZONE);
-        awaitParked(first, agent);
+        parked.get(20, TimeUnit.SECONDS);                        // told once the ticket is durable
         assertThat(agent.parked()).as("the email is committed and parked").isTrue();
         assertThat(first.awaiting()).hasSize(1);
         assertThat(sent).hasValue(0);
+        // the model streamed: each answer's text reached the log in the pieces the endpoint sent
+        List<String> pieces = agent.session().events().stream().filter(e -> e.type().equals("assistant/chunk"))
+            .map(e -> e.data().path("chunk").path("text").asText()).toList();
+        assertThat(pieces).startsWith("I will r", "emind yo", "u in a m", "inute.");
+        assertThat(String.join("", pieces)).isEqualTo("I will remind you in a minute." + "Time to stretch your legs!");
       }
 
       // a new process on the same folder performs the committed email once, then the turn goes on
@@ -172,6 +161,7 @@ class OpenAiEndToEndTest {
       assertThat(wire).hasSize(5);
       JsonNode first = wire.get(0);
       assertThat(first.path("model").asText()).isEqualTo("gpt-test");
+      assertThat(wire).allSatisfy(r -> assertThat(r.path("stream").asBoolean()).as("streamed").isTrue());
       // the tool schemas reached the wire as the Horae registry holds them
       JsonNode email = tool(first, "send_email");
       assertThat(Json.sameValue(email.path("function").path("parameters"), Json.parse(EMAIL_SCHEMA))).isTrue();
@@ -194,6 +184,30 @@ class OpenAiEndToEndTest {
       // after the restart the email's result is in the request, under its call id
       assertThat(last(wire.get(4), "tool").path("tool_call_id").asText()).isEqualTo("call_2");
       assertThat(last(wire.get(4), "tool").path("content").asText()).isEqualTo("sent to ada@example.com");
+    }
+  }
+
+  @Test
+  void anAbortedTurnCancelsTheStreamingHttpCall(@TempDir Path dir) throws Exception {
+    ManualTime time = new ManualTime(Instant.parse("2026-12-01T09:00:00Z"));
+    try (FakeOpenAi api = new FakeOpenAi()) {
+      api.thenHeldStream("Let me think about that for a long while.");
+      try (HoraeRuntime horae = open(dir, time, api, false)) {
+        CompletableFuture<String> firstPiece = new CompletableFuture<>();
+        var unusedEvents = horae.sessions().onEvent((session, event) -> {
+          if (event.type().equals("assistant/chunk")) {
+            firstPiece.complete(event.data().path("chunk").path("text").asText());
+          }
+        });
+        RuntimeAgent agent = horae.openAgent("abort", ZONE);
+        horae.prompt(agent, "Think hard.", ZONE);
+        assertThat(firstPiece.get(20, TimeUnit.SECONDS)).isEqualTo("Let me t");
+        agent.cancelTurn("the user left");
+        assertThat(nextTurnEnd().reason()).isEqualTo("aborted");
+        api.release.countDown();
+        assertThat(api.clientLeft.get(20, TimeUnit.SECONDS)).as("the HTTP stream was closed by the client").isTrue();
+        assertThat(agent.session().events()).filteredOn(e -> e.type().equals("assistant/message")).isEmpty();
+      }
     }
   }
 

@@ -2,6 +2,8 @@ package dev.horae.examples.spring;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.horae.spi.time.Cancellable;
+import dev.horae.spi.time.Timers;
 import dev.horae.spring.boot.HoraeRuntimeCustomizer;
 import dev.horae.testkit.time.ManualTime;
 import java.io.BufferedReader;
@@ -14,6 +16,8 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.context.ConfigurableApplicationContext;
@@ -24,32 +28,46 @@ import org.springframework.context.annotation.Configuration;
 class AssistantApplicationTest {
 
   static final ManualTime TIME = new ManualTime(Instant.parse("2026-12-01T09:00:00Z"));
+  /** Completed once a timer of 30 seconds (the reminder's) is armed. */
+  static final CompletableFuture<Void> REMINDER_ARMED = new CompletableFuture<>();
 
-  /** The test's clock for the runtime, through the starter's customizer seam. */
+  /** The test's clock for the runtime, through the starter's customizer seam; its timers tell the test the reminder's is armed. */
   @Configuration(proxyBeanMethods = false)
   static class ManualClock {
     @Bean
     HoraeRuntimeCustomizer manualClock() {
-      return b -> b.clock(TIME).timers(TIME).processZone(() -> java.time.ZoneOffset.UTC);
+      Timers signalling = (delay, task) -> {
+        Cancellable c = TIME.schedule(delay, task);
+        if (delay.equals(Duration.ofSeconds(30))) {
+          REMINDER_ARMED.complete(null);
+        }
+        return c;
+      };
+      return b -> b.clock(TIME).timers(signalling).processZone(() -> java.time.ZoneOffset.UTC);
     }
   }
 
   @Test
   void scriptedModeSaysSoFirstAndDeliversTheReminder(@TempDir Path dir) throws Exception {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-    PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8);
+    CompletableFuture<Void> unprompted = new CompletableFuture<>();
+    PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8) {
+      @Override
+      public void println(String line) {
+        super.println(line);
+        if (line.contains("(unprompted)")) {
+          unprompted.complete(null);
+        }
+      }
+    };
     ConfigurableApplicationContext context = AssistantApplication.start(out, Map.of(),
         new String[] {"--horae.data-dir=" + dir}, ManualClock.class);
     try {
       AssistantApplication.converse(context,
           new BufferedReader(new StringReader("hello\nremind me in 30 seconds to stretch\n")), out);
+      REMINDER_ARMED.get(20, TimeUnit.SECONDS);
       TIME.advance(Duration.ofSeconds(30));
-      for (int i = 0; i < 100 && !bytes.toString(StandardCharsets.UTF_8).contains("(unprompted)"); i++) {
-        synchronized (this) {
-          wait(100);   // bounded; the clock moves on in steps until the reminder's turn prints
-        }
-        TIME.advance(Duration.ofSeconds(1));
-      }
+      unprompted.get(20, TimeUnit.SECONDS);                   // the reminder's turn printed its reply
     } finally {
       context.close();
     }

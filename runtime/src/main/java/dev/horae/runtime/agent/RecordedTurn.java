@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.horae.runtime.gate.TurnRun;
 import dev.horae.spi.AbortSignal;
 import dev.horae.spi.agent.StepDecision;
-import dev.horae.spi.gate.GateChain;
 import dev.horae.spi.gate.GateOutcome;
 import dev.horae.spi.gate.StateView;
 import dev.horae.spi.gate.ToolCall;
@@ -19,7 +18,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Function;
 
@@ -166,7 +164,8 @@ public final class RecordedTurn implements AutoCloseable {
    * Runs a call of the model's answer the runtime's way: {@code tool/call} appended, the gate
    * chain evaluated; Allow runs it through the tool registry (schema checks, bounds), Block and
    * SetResult answer the gate's result; either way the {@code tool/result} is appended. A gate that
-   * would park it leaves it unanswered and runs nothing.
+   * would park it ({@code requireConfirmation}, {@code schedule} with or without an action kind)
+   * leaves it unanswered and runs nothing. This is the turn engine's own path ({@code GatedCall}).
    *
    * @param call the call
    * @return a stage with the outcome
@@ -191,31 +190,36 @@ public final class RecordedTurn implements AutoCloseable {
     Objects.requireNonNull(call, "call");
     Objects.requireNonNull(runner, "runner");
     openStep();
-    TurnEvents.toolCall(agent.session(), turn, step, call);
     unanswered.putIfAbsent(call.callId(), call.toolId());
-    return GateChain.evaluate(engine.gates().gates(), call, new View()).thenCompose(outcome -> {
-      if (outcome instanceof GateOutcome.RequireConfirmation || outcome instanceof GateOutcome.Schedule) {
-        return CompletableFuture.completedFuture((ToolOutcome) new ToolOutcome.WouldPark(outcome));
+    // the turn engine's own path (GatedCall); only what a verdict that parks becomes differs
+    return GatedCall.call(agent.session(), turn, step, call, engine.gates().gates(), new View(), new GatedCall.Steps<ToolOutcome>() {
+      @Override
+      public CompletionStage<ToolResult> run(ToolCall c) {
+        return runner.apply(c);
       }
-      CompletionStage<ToolResult> result;
-      if (outcome.isAllow()) {
-        try {
-          result = runner.apply(call);
-        } catch (RuntimeException e) {
-          result = CompletableFuture.failedFuture(e);
-        }
-      } else {
-        result = CompletableFuture.completedFuture(ToolResult.ofGate(outcome));
+
+      @Override
+      public ToolOutcome answered(ToolCall c, ToolResult result) {
+        answeredCall(c);
+        return new ToolOutcome.Answered(result);
       }
-      return result.handle((r, failure) -> {
-        if (failure != null) {
-          Throwable cause = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
-          answer(call, ToolResult.error("Error: " + cause.getMessage(), Optional.empty()));
-          throw failure instanceof CompletionException ce ? ce : new CompletionException(failure);
-        }
-        answer(call, r);
-        return (ToolOutcome) new ToolOutcome.Answered(r);
-      });
+
+      @Override
+      public CompletionStage<ToolOutcome> park(ToolCall c, GateOutcome outcome) {
+        return CompletableFuture.completedFuture(new ToolOutcome.WouldPark(outcome));
+      }
+
+      @Override
+      public CompletionStage<ToolOutcome> refuse(ToolCall c, GateOutcome.Schedule outcome, String refusal) {
+        // still a schedule verdict: a borrowed loop can neither park nor perform it
+        return park(c, outcome);
+      }
+
+      @Override
+      public Optional<ToolResult> failedRun(Throwable cause) {
+        answeredCall(call);
+        return Optional.of(ToolResult.error("Error: " + cause.getMessage(), Optional.empty()));
+      }
     });
   }
 
@@ -267,11 +271,13 @@ public final class RecordedTurn implements AutoCloseable {
     end("completed", "the turn ended");
   }
 
-  private void answer(ToolCall call, ToolResult result) {
-    synchronized (this) {
-      TurnEvents.toolResult(agent.session(), turn, step, call.callId(), call.toolId(), result);
-      unanswered.remove(call.callId());
-    }
+  private synchronized void answer(ToolCall call, ToolResult result) {
+    TurnEvents.toolResult(agent.session(), turn, step, call.callId(), call.toolId(), result);
+    answeredCall(call);
+  }
+
+  private synchronized void answeredCall(ToolCall call) {
+    unanswered.remove(call.callId());
   }
 
   private void closeStep() {

@@ -26,7 +26,6 @@ import dev.horae.runtime.gate.TurnRun;
 import dev.horae.spi.AbortController;
 import dev.horae.spi.HoraeException;
 import dev.horae.spi.agent.StepDecision;
-import dev.horae.spi.gate.GateChain;
 import dev.horae.spi.gate.GateOutcome;
 import dev.horae.spi.gate.StateView;
 import dev.horae.spi.gate.ToolCall;
@@ -531,27 +530,38 @@ public final class TurnEngine {
     }
 
     private CompletionStage<Boolean> callTool(List<ToolCall> calls, ToolCall call, Map<String, ToolOutput> settled) {
-      TurnEvents.toolCall(agent.session(), turn, step, call);
-      return GateChain.evaluate(gates.gates(), call, new View()).thenCompose(outcome -> {
-        if (outcome instanceof GateOutcome.RequireConfirmation rc) {
-          return park(calls, call, settled, false, rc.correlationId(), outcome.auditLabel());
+      return GatedCall.call(agent.session(), turn, step, call, gates.gates(), new View(), new GatedCall.Steps<Boolean>() {
+        @Override
+        public CompletionStage<ToolResult> run(ToolCall c) {
+          return invoke(c);
         }
-        if (outcome instanceof GateOutcome.Schedule s) {
-          if (s.actionKind().isPresent()) {
-            // absence is denial (gate specification §10.4): this runtime's environment permits no
-            // action kind; the call never runs, the model sees why, and the Run ends capability-bound
-            String refusal = "action kind " + s.actionKind().get() + " is not permitted for tool " + call.toolId();
-            settle(call, ToolResult.blocked(refusal));
-            return CompletableFuture.<Boolean>failedFuture(new CapabilityBoundFailure(refusal));
-          }
-          return park(calls, call, settled, true, s.correlationId(), outcome.auditLabel());
-        }
-        CompletionStage<ToolResult> result = outcome.isAllow() ? invoke(call) : CompletableFuture.completedFuture(ToolResult.ofGate(outcome));
-        return result.thenApply(r -> {
-          settle(call, r);
-          settled.put(call.callId(), output(call.callId(), r));
+
+        @Override
+        public Boolean answered(ToolCall c, ToolResult r) {
+          run.settled(c.callId(), output(c.callId(), r));
+          settled.put(c.callId(), output(c.callId(), r));
           return false;
-        });
+        }
+
+        @Override
+        public CompletionStage<Boolean> park(ToolCall c, GateOutcome outcome) {
+          String correlationId = outcome instanceof GateOutcome.RequireConfirmation rc ? rc.correlationId()
+              : ((GateOutcome.Schedule) outcome).correlationId();
+          return Turn.this.park(calls, c, settled, outcome instanceof GateOutcome.Schedule, correlationId, outcome.auditLabel());
+        }
+
+        @Override
+        public CompletionStage<Boolean> refuse(ToolCall c, GateOutcome.Schedule outcome, String refusal) {
+          // the call never runs, the model sees why, and the Run ends capability-bound
+          settle(c, ToolResult.blocked(refusal));
+          return CompletableFuture.failedFuture(new CapabilityBoundFailure(refusal));
+        }
+
+        @Override
+        public Optional<ToolResult> failedRun(Throwable cause) {
+          // the turn fails; its end answers the call with the unknown outcome
+          return Optional.empty();
+        }
       });
     }
 
