@@ -17,6 +17,7 @@ import java.util.OptionalLong;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -130,6 +131,94 @@ class DueSessionsRulesTest {
         assertThat(next(time, passes, Duration.ofMinutes(1)).closed()).doesNotContain("mine");
       }
       assertThat(horae.agents().get("mine")).isPresent();
+    }
+  }
+
+  @Test
+  @DisplayName("at most maxOpen agents are open: the earliest due first, and a place freed is taken at the next pass (persistence.md, The worker 2)")
+  void atMostMaxOpenAreOpenedEarliestDueFirstAndAFreedPlaceIsTakenAtTheNextPass() throws Exception {
+    ManualTimers time = new ManualTimers(START);
+    try (HoraeRuntime horae = runtime(time, DueSessions.Settings.DEFAULTS.withMaxOpen(2))) {
+      seed(horae, "c", START.minusSeconds(1).toEpochMilli());
+      seed(horae, "a", START.minusSeconds(3).toEpochMilli());
+      seed(horae, "b", START.minusSeconds(2).toEpochMilli());
+      BlockingQueue<DueSessions.Pass> passes = new LinkedBlockingQueue<>();
+      DueSessions worker = horae.startDueSessions();
+      var unused = worker.onPass(passes::add);
+      DueSessions.Pass first = next(time, passes, Duration.ZERO);
+      assertThat(first.opened()).containsExactly("a", "b");
+      assertThat(first.open()).isEqualTo(2);
+      // full: nothing more is opened while both are still within their retry time
+      DueSessions.Pass full = next(time, passes, Duration.ofSeconds(1));
+      assertThat(full.opened()).isEmpty();
+      assertThat(full.closed()).isEmpty();
+      assertThat(horae.agents().get("c")).isEmpty();
+      // b's log says nothing is due any more, and the application closes it: the worker forgets it
+      // (it did not close it) and takes c
+      ObjectNode none = Json.mapper().createObjectNode();
+      none.putNull("at");
+      dev.horae.spi.session.Session b = horae.sessions().get("b").orElseThrow();
+      b.append("test/due", none);
+      horae.sessions().flush(b).toCompletableFuture().get(10, TimeUnit.SECONDS);
+      assertThat(horae.closeSession("b")).isTrue();
+      DueSessions.Pass freed = next(time, passes, Duration.ofSeconds(1));
+      assertThat(freed.closed()).isEmpty();
+      assertThat(freed.opened()).containsExactly("c");
+      assertThat(freed.open()).isEqualTo(2);
+      assertThat(worker.opened()).containsExactly("a", "c");
+    }
+  }
+
+  @Test
+  @DisplayName("a session due within keepOpenWithin stays open, one due later is closed (persistence.md, The worker 1)")
+  void aSessionDueWithinKeepOpenWithinStaysOpenAndOneDueLaterIsClosed() throws Exception {
+    ManualTimers time = new ManualTimers(START);
+    try (HoraeRuntime horae = runtime(time, DueSessions.Settings.DEFAULTS.withKeepOpenWithin(Duration.ofSeconds(10)))) {
+      BlockingQueue<DueSessions.Pass> passes = openedByTheWorker(horae, time, "near");
+      dev.horae.spi.session.Session session = horae.sessions().get("near").orElseThrow();
+      // the log moves its due time 10 s ahead of the next pass: still within keepOpenWithin
+      ObjectNode soon = Json.mapper().createObjectNode();
+      soon.put("at", START.plusSeconds(11).toEpochMilli());
+      session.append("test/due", soon);
+      horae.sessions().flush(session).toCompletableFuture().get(10, TimeUnit.SECONDS);
+      assertThat(next(time, passes, Duration.ofSeconds(1)).closed()).isEmpty();
+      // then 11 s ahead of the next pass: beyond it, so the session is closed until it is due
+      ObjectNode later = Json.mapper().createObjectNode();
+      later.put("at", START.plusSeconds(13).toEpochMilli());
+      session.append("test/due", later);
+      horae.sessions().flush(session).toCompletableFuture().get(10, TimeUnit.SECONDS);
+      DueSessions.Pass closed = next(time, passes, Duration.ofSeconds(1));
+      assertThat(closed.closed()).containsExactly("near");
+      assertThat(closed.opened()).isEmpty();
+      assertThat(closed.open()).isZero();
+      assertThat(horae.dueSessions().orElseThrow().opened()).isEmpty();
+    }
+  }
+
+  @Test
+  @DisplayName("a pass listener that fails is reported and the others still hear every pass; a second start arms no second timer; after close no pass runs")
+  void aFailingPassListenerIsReportedASecondStartDoesNothingAndNoPassRunsAfterClose() throws Exception {
+    ManualTimers time = new ManualTimers(START);
+    List<String> warned = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
+    try (HoraeRuntime horae = HoraeRuntime.builder().dueIndexer(INDEXER).dueSessions(DueSessions.Settings.DEFAULTS)
+        .clock(time).timers(time).warnings((m, c) -> warned.add(m)).build()) {
+      DueSessions worker = horae.startDueSessions();
+      var unusedBroken = worker.onPass(p -> {
+        throw new IllegalStateException("listener broke");
+      });
+      BlockingQueue<DueSessions.Pass> passes = new LinkedBlockingQueue<>();
+      var unused = worker.onPass(passes::add);
+      assertThat(horae.startDueSessions()).isSameAs(worker);
+      next(time, passes, Duration.ZERO);
+      next(time, passes, Duration.ofSeconds(1));
+      // one pass per poll: a second timer would have made two
+      assertThat(passes.poll(200, TimeUnit.MILLISECONDS)).isNull();
+      assertThat(warned).contains("a due-sessions pass listener failed");
+      worker.close();
+      seed(horae, "after-close", START.toEpochMilli());
+      time.advance(Duration.ofSeconds(5));
+      assertThat(passes.poll(200, TimeUnit.MILLISECONDS)).isNull();
+      assertThat(horae.agents().get("after-close")).isEmpty();
     }
   }
 

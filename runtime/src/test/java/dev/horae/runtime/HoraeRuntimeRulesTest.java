@@ -26,6 +26,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
+import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -49,9 +50,10 @@ class HoraeRuntimeRulesTest {
           b -> b.store(store), b -> b.dataDir(dir), b -> b.clock(CLOCK), b -> b.timers(time),
           b -> b.processZone(() -> ZoneOffset.UTC), b -> b.ids(java.util.UUID::randomUUID), b -> b.warnings((m, c) -> {}),
           b -> b.model(r -> CompletableFuture.completedFuture(ModelResponse.text("x"))),
-          b -> b.leases(store.leases("n", Duration.ofSeconds(30), CLOCK)), b -> b.dispatchScheduledActions(false));
+          b -> b.leases(store.leases("n", Duration.ofSeconds(30), CLOCK)), b -> b.dispatchScheduledActions(false),
+          b -> b.dueIndexer(HoraeRuntime.dueIndexer()), b -> b.dueSessions(DueSessions.Settings.DEFAULTS));
       List<String> names = List.of("store", "dataDir", "clock", "timers", "processZone", "ids", "warnings", "model",
-          "leases", "dispatchScheduledActions");
+          "leases", "dispatchScheduledActions", "dueIndexer", "dueSessions");
       for (int i = 0; i < settings.size(); i++) {
         HoraeRuntime.Builder b = HoraeRuntime.builder();
         settings.get(i).accept(b);
@@ -323,6 +325,82 @@ class HoraeRuntimeRulesTest {
       assertThat(horae.closeSession("s-closing")).isFalse();
     }
     assertThat(warned).endsWith("final flush of s-open failed; its tail may not be durable");
+  }
+
+  @Test
+  @DisplayName("a lost lease closes this node's agent of that session only, and says so (docs/runtime.md: agents on that session closed)")
+  void aLostLeaseClosesTheAgentOfThatSessionOnlyAndSaysSo() throws Exception {
+    ManualTimers time = new ManualTimers(Instant.parse("2026-12-01T10:00:00Z"));
+    MemorySessionStore store = new MemorySessionStore();
+    List<String> warned = Collections.synchronizedList(new ArrayList<>());
+    dev.horae.store.SessionLeases leases = store.leases("node-a", Duration.ofSeconds(30), time);
+    try (HoraeRuntime horae = HoraeRuntime.builder().leases(leases).clock(time).timers(time).warnings((m, c) -> warned.add(m)).build()) {
+      RuntimeAgent lost = horae.openAgent("s-lost");
+      RuntimeAgent kept = horae.openAgent("s-kept");
+      dev.horae.store.SessionLeaseKeeper keeper = horae.leaseKeeper().orElseThrow();
+      java.util.concurrent.CountDownLatch told = new java.util.concurrent.CountDownLatch(1);
+      // registered after the runtime's own listener, so it runs once the runtime has acted
+      var unused = keeper.onLost((lease, why) -> told.countDown());
+      // released behind the keeper's back: its next renewal finds the lease no longer current
+      assertThat(leases.release(keeper.lease("s-lost").orElseThrow())).isTrue();
+      time.advance(Duration.ofSeconds(10));
+      assertThat(told.await(20, TimeUnit.SECONDS)).isTrue();
+      org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(20)).until(lost::disposed);
+      assertThat(horae.agents().get("s-lost")).isEmpty();
+      assertThat(kept.disposed()).isFalse();
+      assertThat(horae.agents().get("s-kept")).containsSame(kept);
+      assertThat(keeper.owns("s-kept")).isTrue();
+      assertThat(warned).contains("the lease of session s-lost was lost; closing agent s-lost")
+          .noneMatch(w -> w.contains("s-kept"));
+    }
+  }
+
+  @Test
+  @DisplayName("an interrupted close or closeSession stops waiting for a stuck disposal effect, still flushes, and keeps the interrupt")
+  void anInterruptedCloseStopsWaitingForDisposalStillFlushesAndKeepsTheInterrupt() {
+    MemorySessionStore memory = new MemorySessionStore();
+    ManualTimers time = new ManualTimers(Instant.parse("2026-12-01T10:00:00Z"));
+    HoraeRuntime horae = HoraeRuntime.builder().store(memory).clock(time).timers(time).build();
+    try {
+      for (String id : List.of("s-stuck-1", "s-stuck-2")) {
+        RuntimeAgent agent = horae.openAgent(id);
+        // an effect that never completes: only the bound or an interrupt ends the wait for it
+        var unused = agent.scope().onDispose(CompletableFuture::new);
+        agent.session().append("test/tail", dev.horae.spi.session.Json.parse("{}"));
+      }
+      Thread.currentThread().interrupt();
+      assertThat(horae.closeSession("s-stuck-1")).isTrue();
+      assertThat(Thread.interrupted()).as("the interrupt is kept").isTrue();
+      assertThat(memory.load("s-stuck-1").orElseThrow().events()).extracting(SessionEvent::type).containsExactly("test/tail");
+      Thread.currentThread().interrupt();
+      horae.close();
+      assertThat(Thread.interrupted()).as("the interrupt is kept").isTrue();
+      assertThat(memory.load("s-stuck-2").orElseThrow().events()).extracting(SessionEvent::type).containsExactly("test/tail");
+    } finally {
+      var unused = Thread.interrupted();
+      horae.close();
+    }
+  }
+
+  @Test
+  @DisplayName("direct persists of a leased runtime go through its lease keeper; close detaches every session and closes the keeper")
+  void aLeasedRuntimesStoreServiceIsItsKeeperAndCloseDetachesAndClosesTheKeeper() {
+    MemorySessionStore store = new MemorySessionStore();
+    try (HoraeRuntime plain = HoraeRuntime.builder().store(store).clock(CLOCK).build()) {
+      assertThat(plain.service(dev.horae.spi.session.SessionStore.class)).containsSame(store);
+    }
+    HoraeRuntime leased = HoraeRuntime.builder().leases(store.leases("node-a", Duration.ofSeconds(30), CLOCK)).clock(CLOCK).build();
+    dev.horae.store.SessionLeaseKeeper keeper = leased.leaseKeeper().orElseThrow();
+    // a leased runtime's direct persists are fenced too
+    assertThat(leased.service(dev.horae.spi.session.SessionStore.class)).containsSame(keeper);
+    var unusedAgent = leased.openAgent("s-a");
+    assertThat(leased.sessions().list()).hasSize(1);
+    leased.close();
+    assertThat(leased.sessions().list()).isEmpty();
+    assertThat(keeper.owns("s-a")).isFalse();
+    assertThatThrownBy(() -> keeper.hold("s-b")).isInstanceOf(IllegalStateException.class);
+    // released: another node takes the session at once, long before the lease would expire
+    assertThat(store.leases("node-b", Duration.ofSeconds(30), CLOCK).acquire("s-a").owner()).isEqualTo("node-b");
   }
 
   /** A store that reads from {@code memory} and persists through {@code persist}; other tests of the package use it too. */

@@ -16,9 +16,12 @@ import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -132,6 +135,284 @@ class RuntimeAgentRulesTest {
       // both prompts opened the one turn the model answered
       assertThat(agent.session().events()).filteredOn(e -> e.type().equals(EventTypes.USER_MESSAGE)).hasSize(2);
       assertThat(agent.pendingNextTurn()).isEmpty();
+    }
+  }
+
+  @Test
+  @DisplayName("status stays idle through maintenance (§5.3 item 3); a turn is one running then one idle (§5.1 onStatus)")
+  void statusStaysIdleThroughMaintenanceAndATurnIsOneRunningThenOneIdle() throws Exception {
+    try (HoraeRuntime horae = HoraeRuntime.builder().clock(CLOCK).model(OK).build()) {
+      RuntimeAgent agent = horae.openAgent("s-status");
+      List<AgentStatus> statuses = Collections.synchronizedList(new ArrayList<>());
+      var unused = horae.agents().onStatus((a, s) -> statuses.add(s));
+      CompletableFuture<Void> task = new CompletableFuture<>();
+      CompletableFuture<Void> maintenance = agent.runMaintenance(signal -> task).toCompletableFuture();
+      assertThat(agent.status()).isEqualTo(AgentStatus.IDLE);
+      task.complete(null);
+      maintenance.get(5, TimeUnit.SECONDS);
+      assertThat(statuses).isEmpty();
+      horae.prompt(agent, "hello");
+      agent.whenIdle().toCompletableFuture().get(20, TimeUnit.SECONDS);
+      // the idle status is reported before the idle wait completes
+      assertThat(statuses).containsExactly(AgentStatus.RUNNING, AgentStatus.IDLE);
+      assertThat(agent.status()).isEqualTo(AgentStatus.IDLE);
+    }
+  }
+
+  @Test
+  @DisplayName("an idle wait asked during maintenance also waits for the turn its latched input starts (§5.4)")
+  void anIdleWaitAskedDuringMaintenanceWaitsForTheTurnItsLatchedInputStarts() throws Exception {
+    try (HoraeRuntime horae = HoraeRuntime.builder().clock(CLOCK).model(OK).build()) {
+      RuntimeAgent agent = horae.openAgent("s-idle-latched");
+      CompletableFuture<Void> task = new CompletableFuture<>();
+      var unused = agent.runMaintenance(signal -> task);
+      horae.prompt(agent, "latched");
+      // what the log holds at the moment the wait completes, read on the completing thread
+      CompletableFuture<Long> turnsWhenIdle = agent.whenIdle().toCompletableFuture().thenApply(v -> turns(agent));
+      assertThat(turnsWhenIdle).isNotDone();
+      task.complete(null);
+      assertThat(turnsWhenIdle.get(20, TimeUnit.SECONDS)).isEqualTo(1);
+    }
+  }
+
+  @Test
+  @DisplayName("a wake whose only input was withdrawn starts no turn, and no stale wake drives a later inject (§5.5)")
+  void aWakeWhoseOnlyInputWasWithdrawnStartsNoTurnAndLeavesNoStaleWake() throws Exception {
+    try (HoraeRuntime horae = HoraeRuntime.builder().clock(CLOCK).model(OK).build()) {
+      RuntimeAgent agent = horae.openAgent("s-withdrawn-wake");
+      CompletableFuture<Void> first = new CompletableFuture<>();
+      var unused = agent.runMaintenance(signal -> first);
+      UserMessage prompt = horae.prompt(agent, "never mind");
+      assertThat(agent.withdraw(prompt.id())).isTrue();
+      first.complete(null);
+      agent.whenIdle().toCompletableFuture().get(20, TimeUnit.SECONDS);
+      assertThat(agent.session().events()).extracting(SessionEvent::type).doesNotContain(EventTypes.TURN_START);
+      // an inject does not wake: it waits on the idle agent even across a later phase change
+      agent.inject(horae.messages().text("waits", MessageSource.user()));
+      CompletableFuture<Void> second = new CompletableFuture<>();
+      var unusedSecond = agent.runMaintenance(signal -> second);
+      second.complete(null);
+      agent.whenIdle().toCompletableFuture().get(20, TimeUnit.SECONDS);
+      assertThat(agent.session().events()).extracting(SessionEvent::type).doesNotContain(EventTypes.TURN_START);
+      assertThat(agent.pendingNextStep()).extracting(UserMessage::text).containsExactly("waits");
+      // the same during an external turn: a prompt withdrawn before it ends starts nothing
+      RuntimeAgent.ExternalTurn external = agent.beginExternalTurn();
+      UserMessage during = horae.prompt(agent, "also never mind");
+      assertThat(agent.withdraw(during.id())).isTrue();
+      assertThat(agent.withdraw(agent.pendingNextStep().get(0).id())).isTrue();
+      external.close();
+      agent.whenIdle().toCompletableFuture().get(20, TimeUnit.SECONDS);
+      assertThat(turns(agent)).isZero();
+      assertThat(agent.session().events()).extracting(SessionEvent::type).doesNotContain(EventTypes.TURN_START);
+    }
+  }
+
+  @Test
+  @DisplayName("a steer wakes an idle agent and the injected messages join the first step of that turn (§5.5)")
+  void aSteerWakesTheIdleAgentAndPendingInjectsJoinItsFirstStep() throws Exception {
+    AtomicInteger requests = new AtomicInteger();
+    try (HoraeRuntime horae = HoraeRuntime.builder().clock(CLOCK).model(r -> {
+      requests.incrementAndGet();
+      return CompletableFuture.completedFuture(ModelResponse.text("ok"));
+    }).build()) {
+      RuntimeAgent agent = horae.openAgent("s-steer");
+      agent.inject(horae.messages().text("first", MessageSource.user()));
+      assertThat(turns(agent)).isZero();
+      agent.steer(horae.messages().text("second", MessageSource.user()));
+      agent.whenIdle().toCompletableFuture().get(20, TimeUnit.SECONDS);
+      List<String> types = agent.session().events().stream().map(SessionEvent::type).toList();
+      List<String> turn = types.subList(types.indexOf(EventTypes.TURN_START), types.size());
+      assertThat(turn).startsWith(EventTypes.TURN_START, EventTypes.STEP_START, EventTypes.USER_MESSAGE, EventTypes.USER_MESSAGE,
+          EventTypes.REQUEST_HEADER);
+      assertThat(agent.session().events()).filteredOn(e -> e.type().equals(EventTypes.USER_MESSAGE))
+          .extracting(e -> UserMessage.fromJson(e.data()).text()).containsExactly("first", "second");
+      assertThat(requests).hasValue(1);
+      assertThat(turns(agent)).isEqualTo(1);
+      assertThat(agent.pendingNextStep()).isEmpty();
+    }
+  }
+
+  @Test
+  @DisplayName("an idle wait asked during maintenance or an external turn completes when it ends with nothing to drive (§5.4)")
+  void anIdleWaitCompletesWhenMaintenanceOrAnExternalTurnEndsWithNothingToDrive() throws Exception {
+    try (HoraeRuntime horae = HoraeRuntime.builder().clock(CLOCK).model(OK).build()) {
+      RuntimeAgent agent = horae.openAgent("s-idle-after");
+      CompletableFuture<Void> task = new CompletableFuture<>();
+      var unused = agent.runMaintenance(signal -> task);
+      CompletableFuture<Void> afterMaintenance = agent.whenIdle().toCompletableFuture();
+      assertThat(afterMaintenance).isNotDone();
+      task.complete(null);
+      afterMaintenance.get(5, TimeUnit.SECONDS);
+      RuntimeAgent.ExternalTurn external = agent.beginExternalTurn();
+      CompletableFuture<Void> afterExternal = agent.whenIdle().toCompletableFuture();
+      assertThat(afterExternal).isNotDone();
+      external.close();
+      afterExternal.get(5, TimeUnit.SECONDS);
+      assertThat(turns(agent)).isZero();
+    }
+  }
+
+  @Test
+  @DisplayName("disposal cancels the unclaimed inbox, fails a pending idle wait, refuses maintenance and aborts a running turn (§5.5, §5.4, §5.3)")
+  void disposalCancelsTheInboxFailsPendingWaitsRefusesMaintenanceAndAbortsTheTurn() throws Exception {
+    CountDownLatch asked = new CountDownLatch(1);
+    CompletableFuture<Boolean> turnAborted = new CompletableFuture<>();
+    try (HoraeRuntime horae = HoraeRuntime.builder().clock(CLOCK).build()) {
+      // no model: the queued input stays in the inbox until disposal cancels it
+      RuntimeAgent idle = horae.openAgent("s-cancelled");
+      UserMessage next = horae.messages().text("next turn", MessageSource.user());
+      UserMessage step = horae.messages().text("next step", MessageSource.user());
+      idle.followup(next);
+      idle.inject(step);
+      CompletableFuture<Void> task = new CompletableFuture<>();
+      var unused = idle.runMaintenance(signal -> task);
+      CompletableFuture<Void> pending = idle.whenIdle().toCompletableFuture();
+      horae.agents().dispose(idle).toCompletableFuture().get(5, TimeUnit.SECONDS);
+      assertThat(idle.pendingNextTurn()).isEmpty();
+      assertThat(idle.pendingNextStep()).isEmpty();
+      assertThat(idle.withdraw(next.id())).isFalse();
+      assertThat(idle.withdraw(step.id())).isFalse();
+      assertThatThrownBy(() -> pending.get(5, TimeUnit.SECONDS)).hasRootCauseMessage("agent \"s-cancelled\" is disposed");
+      task.complete(null);
+      assertThatThrownBy(() -> {
+        var unusedClaim = idle.runMaintenance(signal -> CompletableFuture.completedFuture(1));
+      }).isInstanceOf(IllegalStateException.class).hasMessage("agent \"s-cancelled\" already has active work");
+
+      RuntimeAgent busy = horae.openAgent("s-aborted");
+      busy.useModel(r -> {
+        var unusedAbort = r.signal().onAbort(() -> turnAborted.complete(true));
+        asked.countDown();
+        return new CompletableFuture<>();
+      });
+      horae.prompt(busy, "think forever");
+      assertThat(asked.await(20, TimeUnit.SECONDS)).isTrue();
+      horae.agents().dispose(busy).toCompletableFuture().get(5, TimeUnit.SECONDS);
+      assertThat(turnAborted.get(5, TimeUnit.SECONDS)).isTrue();
+    }
+  }
+
+  @Test
+  @DisplayName("the test-host hooks see every claim, rejection, queued and withdrawn message, and their faults and holds replace the normal path")
+  void theTestHostHooksSeeEachCallAndTheirFaultsReplaceTheNormalPath() throws Exception {
+    List<String> warned = Collections.synchronizedList(new ArrayList<>());
+    dev.horae.spi.plugin.WarningSink sink = (m, c) -> warned.add(m);
+    java.util.concurrent.ExecutorService drivers = java.util.concurrent.Executors.newSingleThreadExecutor();
+    try {
+      dev.horae.store.LogSessions sessions = dev.horae.store.LogSessions.over(new dev.horae.store.MemorySessionStore(), CLOCK, sink);
+      HostServices core = HostServices.assemble(sessions, drivers, sink, Hooked::new, true, CLOCK, true);
+      dev.horae.spi.session.Session session = sessions.create(
+          new dev.horae.spi.session.CreateOptions(Optional.of("s-hooked"), Optional.empty(), Optional.empty()));
+      Hooked agent = (Hooked) core.agents().create(session, Optional.empty(), core.agentScope("s-hooked"));
+      UserMessage a = new UserMessage("m-a", List.of(new dev.horae.spi.message.ContentBlock("a")), MessageSource.user());
+      UserMessage b = new UserMessage("m-b", List.of(new dev.horae.spi.message.ContentBlock("b")), MessageSource.user());
+      UserMessage c = new UserMessage("m-c", List.of(new dev.horae.spi.message.ContentBlock("c")), MessageSource.user());
+      agent.followup(a);
+      agent.inject(b);
+      agent.prompt(c);
+      assertThat(agent.withdraw("m-b")).isTrue();
+      assertThat(agent.withdraw("m-b")).isFalse();
+      CompletableFuture<Void> task = new CompletableFuture<>();
+      var unused = agent.runMaintenance(signal -> task);
+      assertThatThrownBy(() -> {
+        var unusedSecond = agent.runMaintenance(signal -> CompletableFuture.completedFuture(1));
+      }).isInstanceOf(IllegalStateException.class);
+      task.complete(null);
+      assertThat(agent.seen).containsExactly("queued m-a FOLLOWUP", "queued m-b INJECT", "queued m-c PROMPT", "withdrawn m-b",
+          "maintenance call", "maintenance call", "maintenance rejected");
+
+      // a maintenance fault: the stage fails, the task never runs and the agent is not claimed
+      agent.maintenanceFault = new IllegalStateException("maintenance stage broke");
+      java.util.concurrent.atomic.AtomicBoolean ran = new java.util.concurrent.atomic.AtomicBoolean();
+      CompletableFuture<Integer> faulted = agent.<Integer>runMaintenance(signal -> {
+        ran.set(true);
+        return CompletableFuture.completedFuture(1);
+      }).toCompletableFuture();
+      assertThatThrownBy(() -> faulted.get(5, TimeUnit.SECONDS)).hasRootCauseMessage("maintenance stage broke");
+      assertThat(ran).isFalse();
+      agent.maintenanceFault = null;
+      assertThat(agent.runMaintenance(signal -> CompletableFuture.completedFuture(2)).toCompletableFuture().get(5, TimeUnit.SECONDS))
+          .isEqualTo(2);
+
+      // an idle-wait fault fails the wait at once; a hold keeps an idle agent's waits until released or failed
+      agent.idleWaitFault = new IllegalStateException("idle stage broke");
+      assertThatThrownBy(() -> agent.whenIdle().toCompletableFuture().get(5, TimeUnit.SECONDS)).hasRootCauseMessage("idle stage broke");
+      agent.idleWaitFault = null;
+      agent.held = true;
+      CompletableFuture<Void> heldWait = agent.whenIdle().toCompletableFuture();
+      assertThat(heldWait).isNotDone();
+      agent.held = false;
+      agent.release();
+      heldWait.get(5, TimeUnit.SECONDS);
+      agent.held = true;
+      CompletableFuture<Void> failedWait = agent.whenIdle().toCompletableFuture();
+      agent.fail(new IllegalStateException("host broke"));
+      assertThatThrownBy(() -> failedWait.get(5, TimeUnit.SECONDS)).hasRootCauseMessage("host broke");
+      // a child names its owner and is never a root (§5.1)
+      dev.horae.spi.session.Session childSession = sessions.create(
+          new dev.horae.spi.session.CreateOptions(Optional.of("s-child"), Optional.empty(), Optional.empty()));
+      RuntimeAgent child = core.agents().create(childSession, Optional.of("s-hooked"), core.agentScope("s-child"));
+      assertThat(agent.parentId()).isEmpty();
+      assertThat(child.parentId()).hasValue("s-hooked");
+      assertThat(core.agents().roots()).containsExactly(agent);
+      assertThat(core.agents().all()).containsExactly(agent, child);
+    } finally {
+      drivers.shutdownNow();
+    }
+  }
+
+  /** A test host's agent: records each hook call and can inject the faults and holds the hooks allow. */
+  static final class Hooked extends RuntimeAgent {
+    final List<String> seen = Collections.synchronizedList(new ArrayList<>());
+    volatile @org.jspecify.annotations.Nullable Throwable maintenanceFault;
+    volatile @org.jspecify.annotations.Nullable Throwable idleWaitFault;
+    volatile boolean held;
+
+    Hooked(String id, Optional<String> parentId, dev.horae.spi.session.Session session, dev.horae.runtime.plugin.RuntimeScope scope,
+        dev.horae.runtime.agent.RuntimeAgents registry) {
+      super(id, parentId, session, scope, registry);
+    }
+
+    void release() {
+      checkIdle();
+    }
+
+    void fail(Throwable failure) {
+      failIdleWaits(failure);
+    }
+
+    @Override
+    protected @org.jspecify.annotations.Nullable Throwable maintenanceFault() {
+      return maintenanceFault;
+    }
+
+    @Override
+    protected @org.jspecify.annotations.Nullable Throwable idleWaitFault() {
+      return idleWaitFault;
+    }
+
+    @Override
+    protected boolean idleHeld() {
+      return held;
+    }
+
+    @Override
+    protected void onMaintenanceCall() {
+      seen.add("maintenance call");
+    }
+
+    @Override
+    protected void onMaintenanceRejected() {
+      seen.add("maintenance rejected");
+    }
+
+    @Override
+    protected void onQueued(UserMessage message, Lane lane) {
+      seen.add("queued " + message.id() + " " + lane);
+    }
+
+    @Override
+    protected void onWithdrawn(String messageId) {
+      seen.add("withdrawn " + messageId);
     }
   }
 }

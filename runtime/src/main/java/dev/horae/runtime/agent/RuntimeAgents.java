@@ -303,13 +303,19 @@ public final class RuntimeAgents implements AgentRegistry {
     follow(agent, engine.runTurn(agent, this));
   }
 
-  /** After a driver's turn: the next turn when input waits, else the deferred work. */
-  private void follow(RuntimeAgent agent, CompletionStage<Void> turn) {
-    var unused = turn.whenComplete((v, e) -> {
+  /**
+   * After a driver's turn: the next turn when input waits, else the deferred work. A driver whose
+   * turn parked only runs the deferred work: the phase is no longer its own, since an answer may
+   * already have unparked the turn and started the driver that continues it.
+   */
+  private void follow(RuntimeAgent agent, CompletionStage<Boolean> turn) {
+    var unused = turn.whenComplete((parked, e) -> {
       if (e != null) {
         warnings.warn("turn driver of " + agent.id() + " failed", Optional.of(e));
       }
-      if (agent.finishDriverOrContinue()) {
+      if (e == null && parked) {
+        runDeferred(agent);
+      } else if (agent.finishDriverOrContinue()) {
         drivers.execute(() -> drive(agent));
       } else {
         runDeferred(agent);
@@ -324,9 +330,9 @@ public final class RuntimeAgents implements AgentRegistry {
   }
 
   /** Drives the continuation of a parked turn the caller has unparked. */
-  void continueParked(RuntimeAgent agent, Supplier<CompletionStage<Void>> continuation) {
+  void continueParked(RuntimeAgent agent, Supplier<CompletionStage<Boolean>> continuation) {
     drivers.execute(() -> {
-      CompletionStage<Void> turn;
+      CompletionStage<Boolean> turn;
       try {
         turn = continuation.get();
       } catch (RuntimeException e) {

@@ -156,7 +156,8 @@ public final class TurnEngine {
 
   // ---- entry points ----------------------------------------------------------------------------
 
-  CompletionStage<Void> runTurn(RuntimeAgent agent, RuntimeAgents registry) {
+  /** Runs one turn; the stage completes with true when the turn parked rather than ended. */
+  CompletionStage<Boolean> runTurn(RuntimeAgent agent, RuntimeAgents registry) {
     Session session = agent.session();
     long turn = TurnLog.nextTurnNumber(session);
     Turn t = new Turn(agent, registry, turn, 1, TurnRun.fresh(commits, session.id(), turn), null, "");
@@ -588,16 +589,18 @@ public final class TurnEngine {
     /**
      * Ends the turn (or parks it): {@code turn/end} with the reason, the Run's terminal fact when
      * it committed anything, the turn listeners; or, for a parked turn, the agent parked and the
-     * scheduled action dispatched. Completes when that is done, never exceptionally.
+     * scheduled action dispatched. Completes when that is done, never exceptionally: with true when
+     * the turn is parked (again), so the driver that ran it lets go without touching the phase — an
+     * answer given meanwhile (from an awaiting listener, say) already drives the turn on.
      */
-    CompletionStage<Void> close(CompletableFuture<String> reason) {
+    CompletionStage<Boolean> close(CompletableFuture<String> reason) {
       return reason.handle((r, failure) -> {
         if (failure != null && unwrap(failure) instanceof LostRace) {
           // another answer consumed the ticket first: nothing was written, the turn stays parked
           agent.endTurn();
           agent.repark();
           complete(new ResumeOutcome.Rejected("notAwaiting", NOT_AWAITING, GateRuntimeException.Category.EXECUTION));
-          return CompletableFuture.<Void>completedFuture(null);
+          return CompletableFuture.completedFuture(true);
         }
         if (failure == null && PARKED.equals(r)) {
           agent.endTurn();
@@ -610,9 +613,9 @@ public final class TurnEngine {
           if (dispatch && ticket != null && ticket.reason() == AwaitReason.SCHEDULED_ACTION) {
             agent.defer(() -> dispatchQuietly(agent, registry));
           }
-          return CompletableFuture.<Void>completedFuture(null);
+          return CompletableFuture.completedFuture(true);
         }
-        return finish(r, failure);
+        return finish(r, failure).thenApply(v -> false);
       }).thenCompose(s -> s);
     }
 

@@ -29,6 +29,10 @@ class SchemaRulesTest {
         Arguments.of("{\"type\":\"number\"}", "1.5", List.of()),
         Arguments.of("{\"type\":\"integer\"}", "2", List.of()),
         Arguments.of("{\"type\":\"integer\"}", "2.5", List.of("expected integer, got number")),
+        // integer is a value, not a spelling: a decimal with a zero fraction is one, a tiny fraction is not
+        Arguments.of("{\"type\":\"integer\"}", "2.0", List.of()),
+        Arguments.of("{\"type\":\"integer\"}", "1e2", List.of()),
+        Arguments.of("{\"type\":\"integer\"}", "1.0000000000000000000001", List.of("expected integer, got number")),
         Arguments.of("{\"type\":\"whatever\"}", "2.5", List.of()),
         Arguments.of("{\"type\":[\"string\",\"null\"]}", "null", List.of()),
         Arguments.of("{\"type\":[\"string\",\"null\"]}", "3", List.of("expected [\"string\",\"null\"], got number")),
