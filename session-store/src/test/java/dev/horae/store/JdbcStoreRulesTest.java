@@ -262,9 +262,15 @@ class JdbcStoreRulesTest {
     store().persist(header("s"), log(2)).toCompletableFuture().join();
     com.fasterxml.jackson.databind.node.ArrayNode deep = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.arrayNode();
     com.fasterxml.jackson.databind.node.ArrayNode at = deep;
-    for (int i = 1; i < 1_001; i++) {
+    // 1000 levels: as deep as an event's payload may be, but the stored event object adds one
+    for (int i = 1; i < 1_000; i++) {
       at = at.addArray();
     }
+    com.fasterxml.jackson.databind.node.ArrayNode deeper = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.arrayNode();
+    deeper.add(deep.deepCopy());
+    // one level more and the event cannot even be built, so nothing reaches the store
+    assertThatThrownBy(() -> SessionEvent.of(2, "test/event", 0, deeper)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessageStartingWith("JSON value cannot be stored and read back: ");
     List<SessionEvent> longer = new ArrayList<>(log(2));
     longer.add(SessionEvent.of(2, "test/event", 0, deep));
     longer.add(SessionEvent.of(3, "test/event", 0, Json.parse("{}")));
