@@ -5,13 +5,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.horae.cli.console.WebConsole;
 import dev.horae.runtime.HoraeRuntime;
+import dev.horae.spi.session.Json;
 import dev.horae.spi.session.SessionEvent;
+import dev.horae.spi.session.SessionHeader;
 import dev.horae.store.FileSessionStore;
 import java.net.InetAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalInt;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -48,9 +51,17 @@ class ConsoleBrowserTest {
       browser.screenshot(SCREENSHOT);
       String reason = browser.find(".card[data-run=\"ops-1/turn-6\"] input").orElseThrow();
       browser.type(reason, "typed during a poll");
-      // the page polls every 2 s and stamps #status each time: the card (and what was typed) outlives a poll
-      String stamp = browser.text(browser.find("#status").orElseThrow());
-      browser.awaitText("#status", t -> t.startsWith("updated") && !t.equals(stamp));
+      // the page reloads its view on every change the event stream announces and stamps #status each
+      // time: a second session appearing in the store is such a change, and the card (and what was
+      // typed) outlives the reload
+      String stamp = browser.awaitText("#status", t -> t.startsWith("live · updated"));
+      try (FileSessionStore other = FileSessionStore.open(dir)) {
+        other.persist(new SessionHeader(SessionHeader.CURRENT_VERSION, "another-session", 0, Optional.empty(),
+            Optional.empty(), 0, Optional.empty(), OptionalInt.empty(), Optional.empty(), Optional.empty()),
+            List.of(SessionEvent.of(0, "user/message", 0, Json.parse("{\"text\":\"hello\"}"))))
+            .toCompletableFuture().join();
+      }
+      browser.awaitText("#status", t -> t.startsWith("live · updated") && !t.equals(stamp));
       assertThat(browser.value(browser.find(".card[data-run=\"ops-1/turn-6\"] input").orElseThrow())).isEqualTo("typed during a poll");
       assertThat(events(dir)).hasSize(before);
       assertThat(App.DEPLOYS.get()).isZero();
