@@ -84,19 +84,6 @@ public final class EventCodec {
     return decode(json);
   }
 
-  /**
-   * Decodes an event from a tree the caller has just parsed. The same as {@link #fromJson} now
-   * that an event holds its payload's text rather than the tree; a store reads its bytes with
-   * {@link #readArray} or {@link #readEvent} instead, which build no tree.
-   *
-   * @param json the event object
-   * @return the event
-   * @throws IllegalArgumentException when the shape is wrong
-   */
-  public static SessionEvent fromParsed(JsonNode json) {
-    return decode(json);
-  }
-
   private static SessionEvent decode(JsonNode json) {
     if (!json.isObject()) {
       throw new IllegalArgumentException("event must be a JSON object");
