@@ -59,7 +59,9 @@ import reactor.core.Disposable;
  * blocking call, or the subscription to the stream, runs on the port's executor (by default a new
  * daemon thread per call), so the agent's driver thread never waits on the network. The turn's
  * abort signal fails the step at once (the engine ends the turn {@code aborted}) and cancels the
- * stream's subscription, which closes its HTTP call; a blocking {@code call} is not interrupted.
+ * stream's subscription, which closes its HTTP call; a blocking {@code call} is not interrupted,
+ * but an abort fails its step at once too, and a call not yet started when the turn aborts never
+ * starts; the late answer of one under way is dropped.
  */
 public final class SpringAiModelPort implements ModelPort {
 
@@ -152,9 +154,38 @@ public final class SpringAiModelPort implements ModelPort {
       return CompletableFuture.failedFuture(e);
     }
     if (!streaming) {
-      return CompletableFuture.supplyAsync(() -> call(prompt), executor);
+      return blocking(prompt, request);
     }
     return stream(prompt, request);
+  }
+
+  private CompletionStage<ModelResponse> blocking(Prompt prompt, ModelRequest request) {
+    CompletableFuture<ModelResponse> out = new CompletableFuture<>();
+    if (request.signal().aborted()) {
+      out.completeExceptionally(new CancellationException("the turn was aborted before the model call"));
+      return out;
+    }
+    // the blocking call cannot be cancelled from here (interrupting a thread of a caller's executor
+    // could break what else that thread serves), so an abort ends the step at once and the call's
+    // late answer is dropped: the engine never waits on a network call for a turn it has aborted
+    Registration abort = request.signal().onAbort(() ->
+        out.completeExceptionally(new CancellationException("the turn was aborted while the model was called")));
+    var unused = out.whenComplete((r, e) -> abort.close());
+    try {
+      executor.execute(() -> {
+        if (out.isDone()) {
+          return;
+        }
+        try {
+          out.complete(call(prompt));
+        } catch (RuntimeException | Error e) {
+          out.completeExceptionally(e);
+        }
+      });
+    } catch (RuntimeException e) {
+      out.completeExceptionally(e);
+    }
+    return out;
   }
 
   private ModelResponse call(Prompt prompt) {

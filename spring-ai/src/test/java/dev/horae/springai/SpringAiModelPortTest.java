@@ -78,8 +78,8 @@ class SpringAiModelPortTest {
     }
   }
 
-  /** A model with only the interface's default stream, which throws. */
-  static final class CallingModel implements ChatModel {
+  /** A model with only the interface's default stream, which throws; its blocking call counts. */
+  static class CallingModel implements ChatModel {
     final AtomicInteger calls = new AtomicInteger();
 
     @Override
@@ -156,5 +156,52 @@ class SpringAiModelPortTest {
     assertThat(SpringAiModelPort.of(off).withStreaming(false).complete(request(AbortSignal.never(), StreamSink.NONE))
         .toCompletableFuture().get(10, TimeUnit.SECONDS).text()).isEqualTo("called");
     assertThat(off.calls).hasValue(1);
+  }
+
+  @Test
+  void theAbortSignalFailsABlockingCallAtOnceAndDropsItsLateAnswer() throws Exception {
+    CompletableFuture<Void> entered = new CompletableFuture<>();
+    CompletableFuture<Void> release = new CompletableFuture<>();
+    CallingModel held = new CallingModel() {
+      @Override
+      public ChatResponse call(Prompt prompt) {
+        calls.incrementAndGet();
+        entered.complete(null);
+        release.join();
+        return piece("late", List.of(), "STOP");
+      }
+    };
+    AbortController abort = new AbortController();
+    CompletableFuture<ModelResponse> step = SpringAiModelPort.of(held)
+        .complete(request(abort.signal(), StreamSink.NONE)).toCompletableFuture();
+    entered.get(10, TimeUnit.SECONDS);
+    abort.abort();
+    // the step fails while the call still blocks
+    assertThatThrownBy(() -> step.get(10, TimeUnit.SECONDS)).isInstanceOf(CancellationException.class)
+        .hasMessage("the turn was aborted while the model was called");
+    release.complete(null);
+    assertThat(step.isCompletedExceptionally()).isTrue();
+    assertThat(held.calls).hasValue(1);
+  }
+
+  @Test
+  void aBlockingCallQueuedWhenTheTurnAbortsNeverStarts() throws Exception {
+    CallingModel plain = new CallingModel();
+    List<Runnable> queued = new CopyOnWriteArrayList<>();
+    AbortController abort = new AbortController();
+    CompletableFuture<ModelResponse> step = SpringAiModelPort.of(plain).withExecutor(queued::add)
+        .complete(request(abort.signal(), StreamSink.NONE)).toCompletableFuture();
+    abort.abort();
+    queued.forEach(Runnable::run);
+    assertThat(step.isCompletedExceptionally()).isTrue();
+    assertThat(plain.calls).hasValue(0);
+
+    AbortController before = new AbortController();
+    before.abort();
+    CompletableFuture<ModelResponse> never = SpringAiModelPort.of(plain).withExecutor(queued::add)
+        .complete(request(before.signal(), StreamSink.NONE)).toCompletableFuture();
+    assertThatThrownBy(() -> never.get(10, TimeUnit.SECONDS)).isInstanceOf(CancellationException.class)
+        .hasMessage("the turn was aborted before the model call");
+    assertThat(plain.calls).hasValue(0);
   }
 }
