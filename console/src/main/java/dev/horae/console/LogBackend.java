@@ -14,6 +14,7 @@ import dev.horae.spi.session.Json;
 import dev.horae.spi.session.Session;
 import dev.horae.spi.session.SessionEvent;
 import dev.horae.spi.session.StoredSession;
+import dev.horae.store.FileSessionStore;
 import dev.horae.store.SessionStoreException;
 import java.time.Instant;
 import java.time.InstantSource;
@@ -109,7 +110,8 @@ public final class LogBackend implements ConsoleBackend {
 
   /**
    * A backend over a running runtime: the sessions live in it are read from memory, the others
-   * from its store, and answers run in it ({@link Answered#give}), with its tools, gates and model.
+   * from its store (a file store's without opening them, {@link FileSessionStore#peek}), and
+   * answers run in it ({@link Answered#give}), with its tools, gates and model.
    *
    * @param runtime the application's runtime
    * @param timeoutSeconds how long an answer's continued turn and flush may take
@@ -129,6 +131,11 @@ public final class LogBackend implements ConsoleBackend {
         Optional<Session> live = runtime.sessions().get(id);
         if (live.isPresent()) {
           return Optional.of(new StoredSession(live.get().header(), live.get().events()));
+        }
+        // a file store's session that is not open is read as the command line reads it: no lock,
+        // no repair, and its files stay closed (the due-sessions worker may have just closed it)
+        if (runtime.store() instanceof FileSessionStore files) {
+          return FileSessionStore.peek(files.root(), id);
         }
         return runtime.store().load(id);
       }
