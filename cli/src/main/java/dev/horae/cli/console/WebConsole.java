@@ -16,7 +16,6 @@ import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
@@ -186,7 +185,7 @@ public final class WebConsole implements AutoCloseable {
       if (events != null) {
         ex.sendResponseHeaders(response.status(), 0);
         adopted = true;
-        events.accept(new Sink(ex));
+        events.accept(EventSink.over(ex.getResponseBody(), ex::close));
         return;
       }
       byte[] body = response.body();
@@ -201,33 +200,6 @@ public final class WebConsole implements AutoCloseable {
       if (!adopted) {
         ex.close();
       }
-    }
-  }
-
-  /** An event stream's open exchange. */
-  private static final class Sink implements EventSink {
-    private final HttpExchange ex;
-    private final OutputStream out;
-
-    Sink(HttpExchange ex) {
-      this.ex = ex;
-      this.out = ex.getResponseBody();
-    }
-
-    @Override
-    public boolean write(String text) {
-      try {
-        out.write(text.getBytes(StandardCharsets.UTF_8));
-        out.flush();
-        return true;
-      } catch (IOException e) {
-        return false;
-      }
-    }
-
-    @Override
-    public void end() {
-      ex.close();
     }
   }
 }
