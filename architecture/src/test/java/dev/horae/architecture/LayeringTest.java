@@ -47,7 +47,7 @@ class LayeringTest {
   private static final String EXAMPLES = "dev.horae.examples..";
   private static final String BENCHMARKS = "dev.horae.benchmarks..";
   private static final String[] ADAPTERS_AND_OPERATIONS = {"dev.horae.langchain4j..", "dev.horae.springai..",
-      "dev.horae.spring..", "dev.horae.micrometer..", "dev.horae.cli.."};
+      "dev.horae.spring..", "dev.horae.micrometer..", "dev.horae.console..", "dev.horae.cli.."};
   /** The conformance module's TCK binding of the reference host: the one main class outside the testkit that runs on it. */
   private static final String TCK_BINDING = "dev.horae.conformance.scenario.TestkitScenarioHosts";
 
@@ -68,7 +68,7 @@ class LayeringTest {
             "dev.horae.schedule.tools.SchedulePlugin", "dev.horae.invariant.Companions",
             "dev.horae.store.LogSessions", "dev.horae.runtime.HoraeRuntime", "dev.horae.examples.Demo",
             "dev.horae.examples.docs.Configs", "dev.horae.benchmarks.FoldBenchmark",
-            "dev.horae.langchain4j.LangChain4jModel", "dev.horae.micrometer.HoraeMetrics", "dev.horae.cli.Horae",
+            "dev.horae.langchain4j.LangChain4jModel", "dev.horae.micrometer.HoraeMetrics", "dev.horae.console.Console", "dev.horae.cli.Horae",
             "dev.horae.springai.SpringAiModelPort", "dev.horae.spring.boot.HoraeAutoConfiguration"))
         .allSatisfy(name -> assertThat(classes.contain(name)).as(name).isTrue());
   }
@@ -259,6 +259,15 @@ class LayeringTest {
         .should().dependOnClassesThat().resideInAPackage("dev.horae.cli..").check(classes);
     noClasses().that().resideInAPackage("dev.horae.cli..")
         .should().dependOnClassesThat().resideInAPackage("dev.horae.micrometer..").check(classes);
+    // the console is a library both the command line and the starter adapt: it knows neither, nor
+    // any framework or HTTP server, and the starter never reaches the command line (an application jar)
+    noClasses().that().resideInAPackage("dev.horae.console..")
+        .should().dependOnClassesThat().resideInAnyPackage("dev.horae.cli..", "dev.horae.spring..",
+            "dev.horae.springai..", "dev.horae.langchain4j..", "dev.horae.micrometer..", "com.sun.net.httpserver..",
+            "jakarta.servlet..")
+        .check(classes);
+    noClasses().that().resideInAPackage("dev.horae.micrometer..")
+        .should().dependOnClassesThat().resideInAPackage("dev.horae.console..").check(classes);
   }
 
   /** Module roots, most specific first: a package belongs to the first root it lies under. */
@@ -266,7 +275,7 @@ class LayeringTest {
       "dev.horae.schedule", "dev.horae.timecontext", "dev.horae.jobs", "dev.horae.gate", "dev.horae.invariant",
       "dev.horae.store", "dev.horae.runtime", "dev.horae.testkit", "dev.horae.conformance", "dev.horae.examples",
       "dev.horae.benchmarks", "dev.horae.langchain4j", "dev.horae.springai", "dev.horae.spring", "dev.horae.micrometer",
-      "dev.horae.cli");
+      "dev.horae.console", "dev.horae.cli");
 
   /**
    * Known crossings into another module's internal packages, reported to their owners; anything

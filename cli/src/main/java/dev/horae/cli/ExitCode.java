@@ -1,5 +1,7 @@
 package dev.horae.cli;
 
+import dev.horae.console.ConsoleFailure;
+
 /** The exit statuses of {@code horae}; docs/operations.md lists them with their causes. */
 public final class ExitCode {
 
@@ -26,4 +28,44 @@ public final class ExitCode {
   public static final int UNCERTAIN = 8;
 
   private ExitCode() {}
+
+  /**
+   * The exit status of a console failure of {@code kind}: the command line and the web console
+   * report one failure alike.
+   *
+   * @param kind the kind
+   * @return the exit status
+   */
+  public static int of(ConsoleFailure.Kind kind) {
+    return switch (kind) {
+      case USAGE -> USAGE;
+      case NOT_FOUND -> NOT_FOUND;
+      case HELD -> HELD;
+      case REJECTED -> REJECTED;
+      case NEEDS_SETUP -> NEEDS_SETUP;
+      case UNREADABLE -> UNREADABLE;
+      case UNCERTAIN -> UNCERTAIN;
+      // no listed status: any other failure exits 1, as check's violations do
+      case FAILED -> VIOLATIONS;
+    };
+  }
+
+  /**
+   * The console failure kind of an exit status, the inverse of {@link #of}.
+   *
+   * @param exitCode the exit status
+   * @return the kind; {@code FAILED} for a status no kind has
+   */
+  public static ConsoleFailure.Kind kind(int exitCode) {
+    return switch (exitCode) {
+      case USAGE -> ConsoleFailure.Kind.USAGE;
+      case NOT_FOUND -> ConsoleFailure.Kind.NOT_FOUND;
+      case HELD -> ConsoleFailure.Kind.HELD;
+      case REJECTED -> ConsoleFailure.Kind.REJECTED;
+      case NEEDS_SETUP -> ConsoleFailure.Kind.NEEDS_SETUP;
+      case UNREADABLE -> ConsoleFailure.Kind.UNREADABLE;
+      case UNCERTAIN -> ConsoleFailure.Kind.UNCERTAIN;
+      default -> ConsoleFailure.Kind.FAILED;
+    };
+  }
 }

@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.horae.cli.console.WebConsole;
+import dev.horae.console.Answered;
+import dev.horae.console.LogView;
 import dev.horae.invariant.LogFinding;
 import dev.horae.invariant.SessionLogCheck;
 import dev.horae.runtime.gate.AwaitingCall;
@@ -326,7 +328,7 @@ public final class Horae {
       throw new CliException(ExitCode.USAGE, "deny needs --reason TEXT (the model is told why)");
     }
     String setupName = options.get("--setup");
-    Answer.Given given = Answer.give(store, runId, approve, reason == null ? "" : reason,
+    Answered given = Answer.give(store, runId, approve, reason == null ? "" : reason,
         setupName == null ? null : () -> Answer.load(setupName), timeoutSeconds(), clock, warnings());
     out.println(json() ? EcmaJson.write(given.json()) : given.text());
     if (!given.durable()) {

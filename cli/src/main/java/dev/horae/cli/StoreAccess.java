@@ -1,5 +1,6 @@
 package dev.horae.cli;
 
+import dev.horae.console.LogBackend;
 import dev.horae.runtime.HoraeRuntime;
 import dev.horae.spi.plugin.WarningSink;
 import dev.horae.spi.session.StoredSession;
@@ -22,7 +23,7 @@ import org.postgresql.ds.PGSimpleDataSource;
  * opens sessions for writing, and then under the store's own exclusion: the file store's folder
  * lock, or a JDBC session lease.
  */
-final class StoreAccess implements AutoCloseable {
+final class StoreAccess implements LogBackend.Source, AutoCloseable {
 
   /** How long the CLI's lease on a JDBC session lasts; it renews at a third and releases on close. */
   static final Duration LEASE = Duration.ofSeconds(30);
@@ -57,16 +58,18 @@ final class StoreAccess implements AutoCloseable {
     return new StoreAccess(null, JdbcSessionStore.create(ds, tablePrefix));
   }
 
-  /** Where the sessions live, for messages. */
-  String where() {
+  @Override
+  public String where() {
     return dataDir != null ? dataDir.toString() : "the JDBC store";
   }
 
-  List<String> ids() {
+  @Override
+  public List<String> ids() {
     return List.copyOf(listing != null ? listing.ids() : jdbc().ids()).stream().sorted().toList();
   }
 
-  Optional<StoredSession> read(String id) {
+  @Override
+  public Optional<StoredSession> read(String id) {
     return dataDir != null ? FileSessionStore.peek(dataDir, id) : jdbc().load(id);
   }
 

@@ -1,268 +1,57 @@
 package dev.horae.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.horae.cli.console.ConsoleBackend;
-import dev.horae.cli.console.ConsoleFailure;
-import dev.horae.runtime.gate.AwaitingCall;
-import dev.horae.schedule.ChangeCodec;
-import dev.horae.schedule.CorruptScheduleLogException;
-import dev.horae.schedule.ScheduleChange;
-import dev.horae.spi.json.EcmaJson;
+import dev.horae.console.ConsoleBackend;
+import dev.horae.console.ConsoleFailure;
+import dev.horae.console.LogBackend;
 import dev.horae.spi.plugin.WarningSink;
-import dev.horae.spi.session.EventTypes;
-import dev.horae.spi.session.Json;
-import dev.horae.spi.session.SessionEvent;
-import dev.horae.store.SessionStoreException;
-import java.time.Instant;
 import java.time.InstantSource;
-import java.time.format.DateTimeParseException;
-import java.util.List;
-import java.util.function.Consumer;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The web console's data: the command line's own read-only views ({@link LogView} over {@link
- * StoreAccess#read}, which on a file store is {@code FileSessionStore.peek}) and its answer path
- * ({@link Answer}). Answers are given one at a time, as two {@code horae approve} runs would be.
+ * The data of {@code horae console}: the console module's views over the command line's store
+ * ({@link LogBackend} over {@link StoreAccess}, which reads a file store with {@code
+ * FileSessionStore.peek}), answering by the command line's own path ({@link Answer}), so a button
+ * and {@code horae approve} are refused alike.
  */
 final class StoreBackend implements ConsoleBackend {
 
-  /** A timeline shows at most the newest this many entries; {@code horae tail} shows the rest. */
-  static final int TIMELINE_LIMIT = 500;
-  /** Text longer than this is cut in a timeline entry's detail. */
-  private static final int DETAIL_LIMIT = 400;
-  /** The plugin sources of the messages the timeline names (time-context, schedule, jobs specs). */
-  private static final String READINGS_PLUGIN = "time-context";
-  private static final String SCHEDULE_PLUGIN = "tool-schedule";
-
-  private final StoreAccess store;
-  private final InstantSource clock;
-  private final @Nullable Supplier<OperatorSetup> setup;
-  private final long timeoutSeconds;
-  private final WarningSink warnings;
-  private final Object answering = new Object();
+  private final LogBackend logs;
 
   StoreBackend(StoreAccess store, InstantSource clock, @Nullable Supplier<OperatorSetup> setup, long timeoutSeconds,
       WarningSink warnings) {
-    this.store = store;
-    this.clock = clock;
-    this.setup = setup;
-    this.timeoutSeconds = timeoutSeconds;
-    this.warnings = warnings;
+    this.logs = new LogBackend(store, clock, setup != null, (call, approve, reason) -> {
+      try {
+        return Answer.give(store, call, approve, reason, setup, timeoutSeconds, clock, warnings);
+      } catch (CliException e) {
+        throw new ConsoleFailure(ExitCode.kind(e.exitCode()), String.valueOf(e.getMessage()), e);
+      }
+    });
   }
 
   @Override
   public JsonNode sessions() {
-    ObjectNode o = Json.mapper().createObjectNode();
-    ArrayNode sessions = o.putArray("sessions");
-    eachSession(o, v -> sessions.add(v.summary(v.awaiting())));
-    return o;
+    return logs.sessions();
   }
 
   @Override
   public JsonNode timeline(String session) {
-    LogView v = guarded(() -> new LogView(store.require(session)));
-    List<AwaitingCall> awaiting = v.awaiting();
-    ObjectNode o = Json.mapper().createObjectNode();
-    o.set("summary", v.summary(awaiting));
-    ArrayNode parked = o.putArray("awaiting");
-    awaiting.forEach(a -> parked.add(LogView.json(a)));
-    ArrayNode entries = Json.mapper().createArrayNode();
-    for (SessionEvent e : v.events()) {
-      entry(e).ifPresent(entries::add);
-    }
-    int from = Math.max(0, entries.size() - TIMELINE_LIMIT);
-    o.put("omitted", from);
-    ArrayNode shown = o.putArray("entries");
-    for (int i = from; i < entries.size(); i++) {
-      shown.add(entries.get(i));
-    }
-    return o;
-  }
-
-  /** The timeline entry of one event; steps, request headers and chunks have none. */
-  private static java.util.Optional<ObjectNode> entry(SessionEvent e) {
-    JsonNode d = e.data();
-    String kind;
-    String title;
-    String detail = "";
-    switch (e.type()) {
-      case EventTypes.TURN_START -> {
-        kind = "turn";
-        title = "turn " + d.path("turn").asLong() + " started";
-      }
-      case EventTypes.TURN_END -> {
-        kind = "turn";
-        title = "turn " + d.path("turn").asLong() + " ended (" + d.path("reason").asText() + ")";
-      }
-      case EventTypes.USER_MESSAGE -> {
-        JsonNode source = d.path("source");
-        String plugin = source.path("plugin").asText("");
-        detail = text(d.path("content"));
-        if (plugin.equals(READINGS_PLUGIN)) {
-          kind = "reading";
-          title = "time reading";
-        } else if (plugin.equals(SCHEDULE_PLUGIN)) {
-          kind = "dispatch";
-          title = "reminder delivered to the agent";
-        } else if (plugin.equals(LogView.JOBS_PLUGIN)) {
-          kind = "job";
-          title = "job notice: " + source.path("summary").asText("");
-        } else if (!plugin.isEmpty()) {
-          kind = "message";
-          title = "message from " + plugin;
-        } else {
-          kind = "prompt";
-          title = "prompt";
-        }
-      }
-      case EventTypes.ASSISTANT_MESSAGE -> {
-        detail = text(d.path("message").path("content"));
-        if (detail.isEmpty()) {
-          return java.util.Optional.empty();
-        }
-        kind = "reply";
-        title = "assistant";
-      }
-      case EventTypes.TOOL_CALL -> {
-        kind = "tool";
-        title = "call " + d.path("tool").asText() + " (" + d.path("callId").asText() + ")";
-        detail = EcmaJson.write(d.path("args"));
-      }
-      case EventTypes.TOOL_RESULT -> {
-        kind = "tool";
-        title = "result of " + d.path("tool").asText() + " (" + d.path("callId").asText() + ")"
-            + (d.path("isError").asBoolean() ? ": error" : "");
-        detail = text(d.path("content"));
-      }
-      case EventTypes.SCHEDULE_CHANGE -> {
-        kind = "reminder";
-        try {
-          ScheduleChange change = ChangeCodec.decode(d);
-          if (change instanceof ScheduleChange.Create c) {
-            title = "reminder " + c.id() + " created, due " + c.record().scheduledAt();
-            detail = c.record().prompt();
-          } else if (change instanceof ScheduleChange.Dispatch) {
-            title = "reminder " + change.id() + " dispatched";
-          } else {
-            title = "reminder " + change.id() + " " + d.path("operation").asText("changed");
-          }
-        } catch (CorruptScheduleLogException bad) {
-          title = "unreadable schedule change (horae check reports it)";
-        }
-      }
-      case "gate/commit" -> {
-        kind = "gate";
-        JsonNode commit = d.path("commit");
-        JsonNode run = commit.path("run");
-        StringBuilder facts = new StringBuilder();
-        for (JsonNode fact : commit.path("events")) {
-          if (fact.path("type").asText().equals("permissionDecided")) {
-            facts.append(facts.length() == 0 ? "" : ", ").append(fact.path("toolId").asText()).append(' ')
-                .append(fact.path("callId").asText()).append(": ").append(fact.path("decision").asText());
-          }
-        }
-        String runId = run.path("ticket").path("runId").asText(run.path("runId").asText(""));
-        title = "gate: run " + (runId.isEmpty() ? "" : runId + " ") + run.path("type").asText("changed");
-        detail = facts.toString();
-      }
-      default -> {
-        return java.util.Optional.empty();
-      }
-    }
-    ObjectNode o = Json.mapper().createObjectNode();
-    o.put("seq", e.seq()).put("time", LogView.time(e.time())).put("kind", kind).put("title", title);
-    o.put("detail", detail.length() > DETAIL_LIMIT ? detail.substring(0, DETAIL_LIMIT - 1) + "…" : detail);
-    return java.util.Optional.of(o);
-  }
-
-  private static String text(JsonNode content) {
-    StringBuilder sb = new StringBuilder();
-    for (JsonNode block : content) {
-      if (block.path("type").asText().equals("text")) {
-        sb.append(sb.length() == 0 ? "" : "\n").append(block.path("text").asText());
-      }
-    }
-    return sb.toString();
+    return logs.timeline(session);
   }
 
   @Override
   public JsonNode reminders() {
-    Instant now = clock.instant();
-    ObjectNode o = Json.mapper().createObjectNode().put("now", now.toString());
-    ArrayNode scheduled = o.putArray("scheduled");
-    ArrayNode dispatched = o.putArray("dispatched");
-    eachSession(o, v -> {
-      for (LogView.Reminder r : v.reminders()) {
-        if (r.state().equals(LogView.SCHEDULED)) {
-          scheduled.add(r.json());
-        } else if (r.state().equals(LogView.DISPATCHED) && r.changedAt().isPresent()) {
-          ObjectNode d = r.json();
-          lateness(r).ifPresent(ms -> d.put("latenessMs", ms));
-          dispatched.add(d);
-        }
-      }
-    });
-    return o;
-  }
-
-  /** Dispatch time minus due time, as {@code horae.reminders.lateness} measures it (docs/operations.md). */
-  private static java.util.OptionalLong lateness(LogView.Reminder r) {
-    try {
-      long due = Instant.parse(r.due()).toEpochMilli();
-      return java.util.OptionalLong.of(Math.max(0, r.changedAt().getAsLong() - due));
-    } catch (DateTimeParseException e) {
-      return java.util.OptionalLong.empty();
-    }
+    return logs.reminders();
   }
 
   @Override
   public JsonNode awaiting() {
-    ObjectNode o = Json.mapper().createObjectNode().put("canAnswer", setup != null);
-    ArrayNode list = o.putArray("awaiting");
-    eachSession(o, v -> v.awaiting().forEach(a -> list.add(LogView.json(a))));
-    return o;
-  }
-
-  /**
-   * Reads every session for {@code each}; one that cannot be read is listed in {@code into}'s
-   * {@code unreadable} array and the others are still shown, as the command line does.
-   */
-  private void eachSession(ObjectNode into, Consumer<LogView> each) {
-    ArrayNode unreadable = into.putArray("unreadable");
-    for (String id : guarded(store::ids)) {
-      try {
-        store.read(id).ifPresent(s -> each.accept(new LogView(s)));
-      } catch (SessionStoreException | IllegalArgumentException e) {
-        unreadable.addObject().put("session", id).put("message", String.valueOf(e.getMessage()));
-      }
-    }
+    return logs.awaiting();
   }
 
   @Override
   public JsonNode answer(String runId, boolean approve, String reason) {
-    synchronized (answering) {
-      Answer.Given given = guarded(() -> Answer.give(store, runId, approve, reason, setup, timeoutSeconds, clock, warnings));
-      ObjectNode o = given.json();
-      o.put("message", given.text());
-      if (!given.durable()) {
-        throw new ConsoleFailure(ExitCode.UNCERTAIN, given.uncertainty(), o);
-      }
-      return o;
-    }
-  }
-
-  /** Runs a read or an answer, turning the command line's failures into the console's. */
-  private static <T> T guarded(Supplier<T> action) {
-    try {
-      return action.get();
-    } catch (CliException e) {
-      throw new ConsoleFailure(e.exitCode(), String.valueOf(e.getMessage()), null);
-    } catch (SessionStoreException e) {
-      throw new ConsoleFailure(ExitCode.UNREADABLE, String.valueOf(e.getMessage()), null);
-    }
+    return logs.answer(runId, approve, reason);
   }
 }

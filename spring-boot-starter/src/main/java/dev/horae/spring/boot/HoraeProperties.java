@@ -5,6 +5,7 @@ import dev.horae.jobs.registry.JobServiceConfig;
 import dev.horae.jobs.JobsControllerConfig;
 import dev.horae.timecontext.TimeContextConfig;
 import java.nio.file.Path;
+import java.time.Duration;
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
@@ -26,6 +27,7 @@ public class HoraeProperties {
   private final Schedule schedule = new Schedule();
   private final Jobs jobs = new Jobs();
   private final Metrics metrics = new Metrics();
+  private final Console console = new Console();
 
   /** Creates the properties with their defaults. */
   public HoraeProperties() {}
@@ -129,6 +131,128 @@ public class HoraeProperties {
      */
     public void setEnabled(boolean enabled) {
       this.enabled = enabled;
+    }
+  }
+
+  /**
+   * The {@code horae.console.*} properties.
+   *
+   * @return them
+   */
+  public Console getConsole() {
+    return console;
+  }
+
+  /** {@code horae.console.*}: the web console mounted in a servlet web application. */
+  public static class Console {
+    /**
+     * Whether the web console is mounted (servlet web applications only). Off by default: it
+     * answers parked calls, so it must be opted into.
+     */
+    private boolean enabled = false;
+    /** Where the console is mounted, below the servlet context path. */
+    private String path = "/horae";
+    /**
+     * The access token a request that is not local (not from loopback, or through a proxy) must
+     * carry; without it the console answers local requests only.
+     */
+    private @Nullable String token;
+    /** How long an answer's continued turn and its flush may take. */
+    private Duration answerTimeout = Duration.ofMinutes(2);
+    /** How often the console looks for changes to push to open pages. */
+    private Duration watch = Duration.ofSeconds(2);
+
+    /** Creates the defaults. */
+    public Console() {}
+
+    /**
+     * Whether the console is mounted.
+     *
+     * @return true when enabled
+     */
+    public boolean isEnabled() {
+      return enabled;
+    }
+
+    /**
+     * Sets whether the console is mounted.
+     *
+     * @param enabled true to mount
+     */
+    public void setEnabled(boolean enabled) {
+      this.enabled = enabled;
+    }
+
+    /**
+     * The mount path.
+     *
+     * @return the path
+     */
+    public String getPath() {
+      return path;
+    }
+
+    /**
+     * Sets the mount path.
+     *
+     * @param path the path, like {@code /horae}
+     */
+    public void setPath(String path) {
+      this.path = path;
+    }
+
+    /**
+     * The access token.
+     *
+     * @return the token, or null for local requests only
+     */
+    public @Nullable String getToken() {
+      return token;
+    }
+
+    /**
+     * Sets the access token.
+     *
+     * @param token the token
+     */
+    public void setToken(@Nullable String token) {
+      this.token = token;
+    }
+
+    /**
+     * The answer timeout.
+     *
+     * @return the timeout
+     */
+    public Duration getAnswerTimeout() {
+      return answerTimeout;
+    }
+
+    /**
+     * Sets the answer timeout.
+     *
+     * @param answerTimeout the timeout, positive
+     */
+    public void setAnswerTimeout(Duration answerTimeout) {
+      this.answerTimeout = answerTimeout;
+    }
+
+    /**
+     * The change-check interval.
+     *
+     * @return the interval
+     */
+    public Duration getWatch() {
+      return watch;
+    }
+
+    /**
+     * Sets the change-check interval.
+     *
+     * @param watch the interval, positive
+     */
+    public void setWatch(Duration watch) {
+      this.watch = watch;
     }
   }
 

@@ -7,8 +7,10 @@
  * dev.horae.spring.boot.HoraeRuntimeLifecycle}), and publishes every unprompted reply as a {@link
  * dev.horae.spring.boot.UnpromptedReplyEvent}. With the optional {@code horae-micrometer} on the
  * class path, {@link dev.horae.spring.boot.HoraeMetricsAutoConfiguration} binds the runtime's meters
- * to the application's {@code MeterRegistry}. Every bean backs off when the application defines
- * its own.
+ * to the application's {@code MeterRegistry}. In a servlet web application with {@code
+ * horae.console.enabled=true}, {@link dev.horae.spring.boot.HoraeConsoleAutoConfiguration} mounts
+ * the web console ({@link dev.horae.spring.boot.HoraeConsoleServlet}) under {@code
+ * horae.console.path}. Every bean backs off when the application defines its own.
  */
 @NullMarked
 package dev.horae.spring.boot;

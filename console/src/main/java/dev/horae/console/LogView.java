@@ -1,4 +1,4 @@
-package dev.horae.cli;
+package dev.horae.console;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -26,17 +26,21 @@ import java.util.Optional;
 import java.util.OptionalLong;
 
 /**
- * What one stored session's log says, for the read-only commands. Nothing here writes: the
+ * What one stored session's log says, for the command line's read-only commands and the web
+ * console. Nothing here writes: the
  * gate's committed view is folded over a copy of the log in memory, with the gate runtime's own
  * fold ({@link SessionCommitStore}), so a call counts as awaiting by exactly the rule the runtime
  * applies when it reopens the session.
  */
-final class LogView {
+public final class LogView {
 
   /** The reminders' states as the log records them. */
-  static final String SCHEDULED = "scheduled";
-  static final String DISPATCHED = "dispatched";
-  static final String DELETED = "deleted";
+  /** A reminder that has not fired yet. */
+  public static final String SCHEDULED = "scheduled";
+  /** A reminder that was dispatched to its agent. */
+  public static final String DISPATCHED = "dispatched";
+  /** A reminder that was deleted before it fired. */
+  public static final String DELETED = "deleted";
 
   /**
    * One reminder.
@@ -48,10 +52,14 @@ final class LogView {
    * @param prompt the reminder's prompt
    * @param changedAt when it was dispatched or deleted (epoch ms), if it was
    */
-  record Reminder(String session, String id, String due, String state, String prompt, OptionalLong changedAt) {
+  public record Reminder(String session, String id, String due, String state, String prompt, OptionalLong changedAt) {
 
-    /** The reminder as {@code horae --json reminders} lists it. */
-    ObjectNode json() {
+    /**
+     * The reminder as {@code horae --json reminders} lists it.
+     *
+     * @return the JSON object
+     */
+    public ObjectNode json() {
       ObjectNode o = Json.mapper().createObjectNode();
       o.put("due", due).put("state", state).put("session", session).put("id", id);
       o.put("changedAt", changedAt.isPresent() ? time(changedAt.getAsLong()) : null);
@@ -60,13 +68,23 @@ final class LogView {
     }
   }
 
-  /** An instant as the command line prints it. */
-  static String time(long epochMs) {
+  /**
+   * An instant as the command line prints it.
+   *
+   * @param epochMs the instant in epoch milliseconds
+   * @return its ISO-8601 text
+   */
+  public static String time(long epochMs) {
     return Instant.ofEpochMilli(epochMs).toString();
   }
 
-  /** A parked call as {@code horae --json runs --awaiting} lists it. */
-  static ObjectNode json(AwaitingCall a) {
+  /**
+   * A parked call as {@code horae --json runs --awaiting} lists it.
+   *
+   * @param a the call
+   * @return the JSON object
+   */
+  public static ObjectNode json(AwaitingCall a) {
     ObjectNode o = Json.mapper().createObjectNode();
     o.put("runId", a.runId()).put("session", a.sessionId()).put("callId", a.callId())
         .put("reason", a.reason().wireName()).put("tool", a.toolId());
@@ -75,8 +93,13 @@ final class LogView {
     return o;
   }
 
-  /** The session as {@code horae --json sessions} lists it, given its {@link #awaiting()} calls. */
-  ObjectNode summary(List<AwaitingCall> awaiting) {
+  /**
+   * The session as {@code horae --json sessions} lists it.
+   *
+   * @param awaiting its {@link #awaiting()} calls
+   * @return the JSON object
+   */
+  public ObjectNode summary(List<AwaitingCall> awaiting) {
     long pending = reminders().stream().filter(r -> r.state().equals(SCHEDULED)).count();
     Optional<SessionEvent> last = last();
     ObjectNode o = Json.mapper().createObjectNode();
@@ -94,28 +117,53 @@ final class LogView {
    * @param at when the notice was claimed (epoch ms)
    * @param summary the notice's summary ({@code <kind> <label> <status line>})
    */
-  record JobNotice(String session, long at, String summary) {}
+  public record JobNotice(String session, long at, String summary) {}
 
   private final StoredSession stored;
 
-  LogView(StoredSession stored) {
+  /**
+   * The view of one stored session.
+   *
+   * @param stored the session's header and log
+   */
+  public LogView(StoredSession stored) {
     this.stored = stored;
   }
 
-  String id() {
+  /**
+   * The session id.
+   *
+   * @return the id
+   */
+  public String id() {
     return stored.header().id();
   }
 
-  StoredSession stored() {
+  /**
+   * The stored session.
+   *
+   * @return its header and log
+   */
+  public StoredSession stored() {
     return stored;
   }
 
-  List<SessionEvent> events() {
+  /**
+   * The log.
+   *
+   * @return the events, oldest first
+   */
+  public List<SessionEvent> events() {
     return stored.events();
   }
 
-  /** Every reminder the session created, in creation order; a log Schedule cannot fold lists what it could. */
-  List<Reminder> reminders() {
+  /**
+   * Every reminder the session created, in creation order; of a log Schedule cannot fold, the
+   * reminders it could read.
+   *
+   * @return the reminders
+   */
+  public List<Reminder> reminders() {
     Map<String, Reminder> byId = new LinkedHashMap<>();
     List<SessionEvent> log = stored.events();
     for (int i = (int) Math.min(stored.header().seedLength(), log.size()); i < log.size(); i++) {
@@ -143,8 +191,12 @@ final class LogView {
     return new ArrayList<>(byId.values());
   }
 
-  /** The calls parked on a committed resume ticket. */
-  List<AwaitingCall> awaiting() {
+  /**
+   * The calls parked on a committed resume ticket.
+   *
+   * @return the calls, {@code toolPermission} ones first
+   */
+  public List<AwaitingCall> awaiting() {
     MemorySessionStore copy = new MemorySessionStore();
     copy.put(stored);
     // no appends happen here, so neither the clock nor the warnings are ever consulted
@@ -159,8 +211,12 @@ final class LogView {
     return out;
   }
 
-  /** The open turn's number, if a turn is open (running elsewhere, parked, or cut by a crash). */
-  OptionalLong openTurn() {
+  /**
+   * The open turn's number, if a turn is open (running elsewhere, parked, or cut by a crash).
+   *
+   * @return the turn number, or empty when the session is idle
+   */
+  public OptionalLong openTurn() {
     long open = -1;
     for (SessionEvent e : stored.events()) {
       if (e.type().equals(EventTypes.TURN_START)) {
@@ -172,8 +228,13 @@ final class LogView {
     return open < 0 ? OptionalLong.empty() : OptionalLong.of(open);
   }
 
-  /** {@code idle}, {@code parked turn-<n>} (on a ticket) or {@code open turn-<n>}. */
-  String turnState(List<AwaitingCall> awaiting) {
+  /**
+   * {@code idle}, {@code parked turn-<n>} (on a ticket) or {@code open turn-<n>}.
+   *
+   * @param awaiting the session's {@link #awaiting()} calls
+   * @return the state
+   */
+  public String turnState(List<AwaitingCall> awaiting) {
     OptionalLong open = openTurn();
     if (open.isEmpty()) {
       return "idle";
@@ -183,8 +244,12 @@ final class LogView {
     return (parked ? "parked turn-" : "open turn-") + open.getAsLong();
   }
 
-  /** The job notices the session's agent claimed. */
-  List<JobNotice> jobNotices() {
+  /**
+   * The job notices the session's agent claimed.
+   *
+   * @return the notices, oldest first
+   */
+  public List<JobNotice> jobNotices() {
     List<JobNotice> out = new ArrayList<>();
     for (SessionEvent e : stored.events()) {
       JsonNode source = e.data().path("source");
@@ -197,9 +262,14 @@ final class LogView {
   }
 
   /** The source name of job notices (jobs spec §4, docs/reference/jobs.md). */
-  static final String JOBS_PLUGIN = "tool-jobs";
+  public static final String JOBS_PLUGIN = "tool-jobs";
 
-  Optional<SessionEvent> last() {
+  /**
+   * The newest event.
+   *
+   * @return it, or empty for an empty log
+   */
+  public Optional<SessionEvent> last() {
     List<SessionEvent> log = stored.events();
     return log.isEmpty() ? Optional.empty() : Optional.of(log.get(log.size() - 1));
   }

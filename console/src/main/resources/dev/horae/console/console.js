@@ -1,11 +1,13 @@
 // The Horae console's page: hash views (#awaiting, #sessions, #session/ID, #reminders), each
 // reloaded from its JSON endpoint when the console's event stream (/api/events) says something
 // changed; while the stream is down the page polls every two seconds instead, until the browser
-// reconnects it. Text from the store is only ever set as textContent.
+// reconnects it. Text from the store is only ever set as textContent. Every address is made from
+// the console's root (meta horae-base): / for `horae console`, the mount path under Spring Boot.
 'use strict';
 (function () {
   const POLL_MS = 2000;
   const CSRF = document.querySelector('meta[name="horae-csrf"]').content;
+  const BASE = document.querySelector('meta[name="horae-base"]').content;
   const SVG = 'http://www.w3.org/2000/svg';
   let timer = null;
   let answering = false;
@@ -55,8 +57,8 @@
     const deny = el('button', { class: 'deny', 'data-run': a.runId, text: 'Deny' });
     approve.disabled = answering;
     deny.disabled = answering;
-    approve.addEventListener('click', () => answer('/api/approve', { runId: a.runId }));
-    deny.addEventListener('click', () => answer('/api/deny', { runId: a.runId, reason: reason.value }));
+    approve.addEventListener('click', () => answer(BASE + 'api/approve', { runId: a.runId }));
+    deny.addEventListener('click', () => answer(BASE + 'api/deny', { runId: a.runId, reason: reason.value }));
     const row = (k, v) => [el('dt', { text: k }), el('dd', { text: v })];
     return el('div', { class: 'card', 'data-run': a.runId },
       el('dl', {}, ...row('run', a.runId), ...row('session', a.session), ...row('reason', a.reason),
@@ -160,15 +162,15 @@
     let load;
     if (view.startsWith('session/')) {
       const id = decodeURIComponent(view.slice('session/'.length));
-      load = () => get('/api/timeline?session=' + encodeURIComponent(id)).then(renderTimeline);
+      load = () => get(BASE + 'api/timeline?session=' + encodeURIComponent(id)).then(renderTimeline);
       view = 'session';
     } else if (view === 'sessions') {
-      load = () => get('/api/sessions').then(renderSessions);
+      load = () => get(BASE + 'api/sessions').then(renderSessions);
     } else if (view === 'reminders') {
-      load = () => get('/api/reminders').then(renderReminders);
+      load = () => get(BASE + 'api/reminders').then(renderReminders);
     } else {
       view = 'awaiting';
-      load = () => get('/api/awaiting').then(renderAwaiting);
+      load = () => get(BASE + 'api/awaiting').then(renderAwaiting);
     }
     document.querySelectorAll('.view').forEach(v => v.classList.toggle('shown', v.id === 'view-' + view));
     document.querySelectorAll('nav a').forEach(a => a.classList.toggle('active', a.id === 'nav-' + (view === 'session' ? 'sessions' : view)));
@@ -180,7 +182,7 @@
     try {
       if (!answering) {
         await current();
-        const badge = await get('/api/awaiting');
+        const badge = await get(BASE + 'api/awaiting');
         document.getElementById('awaiting-count').textContent = badge.awaiting.length ? String(badge.awaiting.length) : '';
       }
       status((live ? 'live' : 'polling') + ' · updated ' + new Date().toLocaleTimeString(), false);
@@ -192,7 +194,7 @@
   }
   function listen() {
     if (!window.EventSource) { return; }
-    const events = new EventSource('/api/events');
+    const events = new EventSource(BASE + 'api/events');
     events.addEventListener('hello', () => { live = true; refresh(); });
     events.addEventListener('change', () => { refresh(); });
     events.addEventListener('trouble', e => { status(JSON.parse(e.data).message, true); });

@@ -1,12 +1,11 @@
-package dev.horae.cli.console;
+package dev.horae.console;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
 /**
- * What the console shows and does, as JSON documents: the HTTP layer ({@link WebConsole}) only
+ * What the console shows and does, as JSON documents: the request routine ({@link Console}) only
  * routes, checks access and serializes. Every method but {@link #answer} only reads the store.
- * A failure is a {@link ConsoleFailure} carrying the command line's exit status, which the console
- * turns into an HTTP status with the same message.
+ * A failure is a {@link ConsoleFailure}, whose kind fixes the HTTP status; the message is kept.
  */
 public interface ConsoleBackend {
 
@@ -23,7 +22,7 @@ public interface ConsoleBackend {
    *
    * @param session the session id
    * @return {@code {session, state, entries: [{seq, time, kind, title, detail}]}}
-   * @throws ConsoleFailure with {@code NOT_FOUND} when there is no such session
+   * @throws ConsoleFailure {@code NOT_FOUND} when there is no such session
    */
   JsonNode timeline(String session);
 
@@ -49,7 +48,7 @@ public interface ConsoleBackend {
    * @param approve true to approve, false to deny
    * @param reason the denial's reason (told to the model); ignored for an approval
    * @return what {@code horae --json approve} prints
-   * @throws ConsoleFailure with the exit status {@code horae approve} would exit with
+   * @throws ConsoleFailure of the kind {@code horae approve} would exit with
    */
   JsonNode answer(String runId, boolean approve, String reason);
 }
