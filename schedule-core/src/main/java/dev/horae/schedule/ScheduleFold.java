@@ -141,7 +141,7 @@ public final class ScheduleFold {
     List<ScheduleChange> changes = new ArrayList<>();
     for (SessionEvent event : appended) {
       if (event.type().equals(EventTypes.SCHEDULE_CHANGE)) {
-        changes.add(ChangeCodec.decode(event.data()));
+        changes.add(ChangeCodec.decode(event));
       }
     }
     if (changes.size() > 1) {
@@ -191,7 +191,7 @@ public final class ScheduleFold {
   private void applyDirect(List<SessionEvent> events) {
     for (SessionEvent event : events) {
       if (event.type().equals(EventTypes.SCHEDULE_CHANGE)) {
-        apply(ChangeCodec.decode(event.data()));
+        apply(ChangeCodec.decode(event));
       }
     }
     position += events.size();
