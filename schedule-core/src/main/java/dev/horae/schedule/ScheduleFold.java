@@ -36,9 +36,8 @@ public final class ScheduleFold {
 
   private final long seedLength;
   private long position;
+  /** The active records and every seen id, in creation order. */
   private final RecordIndex index;
-  /** Seen ids in creation order; {@link #index} answers membership. */
-  private final ArrayList<String> seen;
   /** The number {@link #allocateId()} last returned; the seen ids only grow (spec §3.7). */
   private long allocated;
 
@@ -46,14 +45,12 @@ public final class ScheduleFold {
     this.seedLength = seedLength;
     this.position = seedLength;
     this.index = new RecordIndex();
-    this.seen = new ArrayList<>();
   }
 
   private ScheduleFold(ScheduleFold other) {
     this.seedLength = other.seedLength;
     this.position = other.position;
     this.index = other.index.copy();
-    this.seen = new ArrayList<>(other.seen);
     this.allocated = other.allocated;
   }
 
@@ -164,7 +161,6 @@ public final class ScheduleFold {
         throw reused(id);
       }
       index.create(create.record());
-      seen.add(id);
     } else if (!index.end(id)) {
       throw inactive(change);
     }
@@ -261,7 +257,7 @@ public final class ScheduleFold {
    * @return an immutable copy
    */
   public List<String> seenIds() {
-    return List.copyOf(seen);
+    return index.seenInCreationOrder();
   }
 
   /**
