@@ -157,10 +157,10 @@ public final class ScheduleFold {
   private void apply(ScheduleChange change) {
     String id = change.id();
     if (change instanceof ScheduleChange.Create create) {
-      if (index.seen(id)) {
+      // one table probe both checks the id was never seen and inserts it
+      if (!index.tryCreate(create.record())) {
         throw reused(id);
       }
-      index.create(create.record());
     } else if (!index.end(id)) {
       throw inactive(change);
     }

@@ -123,7 +123,12 @@ class RecordIndexTest {
     assertThat(set.end("a")).isFalse();
     assertThatThrownBy(() -> set.create(new ScheduleRecord.At("a", "q", T)))
         .isInstanceOf(IllegalStateException.class);
+    assertThat(set.tryCreate(new ScheduleRecord.At("a", "q", T))).isFalse();
     assertThat(set.seenIds()).containsExactly("a");
+    assertThat(set.tryCreate(new ScheduleRecord.At("b", "q", T))).isTrue();
+    assertThat(set.tryCreate(new ScheduleRecord.At("b", "r", T))).isFalse();
+    assertThat(set.get("b")).contains(new ScheduleRecord.At("b", "q", T));
+    assertThat(set.seenInCreationOrder()).containsExactly("a", "b");
   }
 
   @Test

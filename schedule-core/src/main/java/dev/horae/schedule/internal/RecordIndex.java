@@ -209,13 +209,28 @@ public final class RecordIndex {
    * @throws IllegalStateException when the id was already seen
    */
   public void create(ScheduleRecord record) {
+    if (!tryCreate(record)) {
+      throw new IllegalStateException("id " + record.id() + " was already seen");
+    }
+  }
+
+  /**
+   * Adds a record unless its id was already seen, with one probe of the table (a fold's create
+   * checks and inserts in one step).
+   *
+   * @param record the record
+   * @return false, changing nothing, when the id was already seen
+   */
+  public boolean tryCreate(ScheduleRecord record) {
     String id = record.id();
-    if (find(id) >= 0) {
-      throw new IllegalStateException("id " + id + " was already seen");
+    int cell = probe(id);
+    if (cell < 0) {
+      return false;
     }
     Slot slot = new Slot(record, count);
-    add(slot, id.hashCode());
+    add(slot, cell);
     link(slot);
+    return true;
   }
 
   private void link(Slot slot) {
@@ -335,37 +350,48 @@ public final class RecordIndex {
 
   /** The entry position of this id, or -1 when it was never seen. */
   private int find(String id) {
-    if (count == 0) {
-      return -1;
+    int cell = probe(id);
+    return cell < 0 ? -1 - cell : -1;
+  }
+
+  /**
+   * One probe for the id: {@code -1 - position} of its entry when it was seen, else the free cell
+   * where it would be indexed (or {@link Integer#MAX_VALUE} while the table is empty).
+   */
+  private int probe(String id) {
+    if (table.length == 0) {
+      return Integer.MAX_VALUE;
     }
     int mask = table.length - 1;
     for (int cell = spread(id.hashCode()) & mask; ; cell = (cell + 1) & mask) {
       int t = table[cell];
       if (t == 0) {
-        return -1;
+        return cell;
       }
       Object entry = entries[t - 1];
       boolean same = entry instanceof Slot slot
           ? CompactText.equals(slot.id, slot.idWide, id)
           : entry.equals(id);
       if (same) {
-        return t - 1;
+        return -t;
       }
     }
   }
 
-  /** Appends a new entry (an id never seen) and indexes it. */
-  private void add(Object entry, int hash) {
+  /** Appends a new entry (an id never seen) and indexes it at the free cell its probe found. */
+  private void add(Object entry, int freeCell) {
     if (count == entries.length) {
       entries = Arrays.copyOf(entries, Math.max(16, count + (count >> 1)));
     }
-    // at most three quarters full, so probes stay short and always reach a free cell
-    if ((count + 1) * 4L > table.length * 3L) {
-      rehash(Math.max(16, table.length * 2));
-    }
     entries[count] = entry;
     count++;
-    index(count - 1, hash);
+    // at most three quarters full, so probes stay short and always reach a free cell
+    if (count * 4L > table.length * 3L) {
+      // a new table: the cell found in the old one means nothing there
+      rehash(Math.max(16, table.length * 2));
+    } else {
+      table[freeCell] = count;
+    }
   }
 
   private void index(int position, int hash) {
