@@ -343,9 +343,14 @@ public final class RecordIndex {
     return entry instanceof Slot slot ? slot.id() : (String) entry;
   }
 
-  // String's own hash, spread so that ids differing only in their last characters leave the cell
-  private static int spread(int hash) {
-    return hash ^ (hash >>> 16);
+  /**
+   * The id's first cell: the high bits of its hash times 2^32 / φ (Fibonacci hashing). Linear
+   * probing needs scattered homes: allocated ids ({@code schedule-1}, {@code schedule-2}, …) have
+   * nearly consecutive string hashes, and masking their low bits fills runs of adjacent cells that
+   * every probe landing in one walks to its end.
+   */
+  private static int home(int hash, int[] table) {
+    return (hash * 0x9E3779B9) >>> (Integer.numberOfLeadingZeros(table.length) + 1);
   }
 
   /** The entry position of this id, or -1 when it was never seen. */
@@ -363,7 +368,7 @@ public final class RecordIndex {
       return Integer.MAX_VALUE;
     }
     int mask = table.length - 1;
-    for (int cell = spread(id.hashCode()) & mask; ; cell = (cell + 1) & mask) {
+    for (int cell = home(id.hashCode(), table); ; cell = (cell + 1) & mask) {
       int t = table[cell];
       if (t == 0) {
         return cell;
@@ -396,7 +401,7 @@ public final class RecordIndex {
 
   private void index(int position, int hash) {
     int mask = table.length - 1;
-    int cell = spread(hash) & mask;
+    int cell = home(hash, table);
     while (table[cell] != 0) {
       cell = (cell + 1) & mask;
     }
