@@ -19,9 +19,11 @@ import dev.horae.spi.session.EventCodec;
 import dev.horae.spi.session.Json;
 import dev.horae.spi.session.SessionEvent;
 import dev.horae.spi.zone.ClientZoneException;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Supplier;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
@@ -83,6 +85,58 @@ class ScheduleFuzzTest {
     assertThat(ChangeCodec.decode(ChangeCodec.encode(change))).isEqualTo(change);
     assertThat(ChangeCodec.decode(Json.parse(ChangeCodec.encodeText(change)))).isEqualTo(change);
     return Verdict.VALID;
+  }
+
+  /** The changes of {@link #changes()} and every {@code schedule/change} payload of the vector logs. */
+  static List<byte[]> storedChanges() {
+    List<String> seeds = new ArrayList<>();
+    for (byte[] change : changes()) {
+      seeds.add(FuzzRun.text(change));
+    }
+    for (byte[] log : logs()) {
+      events(log).ifPresent(events -> events.stream()
+          .filter(e -> e.type().equals("schedule/change"))
+          .forEach(e -> seeds.add(Json.write(e.data()))));
+    }
+    return FuzzRun.corpus(seeds);
+  }
+
+  /**
+   * The streaming decoder over a stored event's bytes ({@link ChangeCodec#decode(SessionEvent)})
+   * and the tree entry point give what the tree decoder gave before there was a streaming one
+   * ({@link TreeChangeOracle}): the same change, or the same error code and message. The bytes are
+   * the input's own (member order, white space, escapes and repeated names as written).
+   */
+  static Verdict storedChange(byte[] input) {
+    String text = FuzzRun.text(input);
+    JsonNode tree;
+    try {
+      tree = Json.parse(text);
+    } catch (IllegalArgumentException e) {
+      return Verdict.UNPARSABLE;
+    }
+    byte[] line = ("{\"seq\":0,\"type\":\"schedule/change\",\"time\":0,\"data\":" + text + "}")
+        .getBytes(StandardCharsets.UTF_8);
+    SessionEvent event;
+    try {
+      event = EventCodec.readEvent(line, 0, line.length);
+    } catch (EventCodec.Unreadable e) {
+      // one level deeper than the payload alone: a payload at the nesting limit no longer loads
+      return Verdict.UNPARSABLE;
+    }
+    String expected = outcome(() -> TreeChangeOracle.decode(tree));
+    assertThat(outcome(() -> ChangeCodec.decode(event))).as("stored bytes").isEqualTo(expected);
+    assertThat(outcome(() -> ChangeCodec.decode(tree))).as("tree").isEqualTo(expected);
+    assertThat(outcome(() -> ChangeCodec.decode(event.data()))).as("the event's tree").isEqualTo(expected);
+    return expected.startsWith("value ") ? Verdict.VALID : Verdict.DOMAIN_ERROR;
+  }
+
+  private static String outcome(Supplier<ScheduleChange> decode) {
+    try {
+      return "value " + decode.get();
+    } catch (CorruptScheduleLogException e) {
+      return "error " + e.code() + " " + e.getMessage();
+    }
   }
 
   /** The events of a stored log, or empty when the text is not one (refused before the fold). */
@@ -183,6 +237,12 @@ class ScheduleFuzzTest {
   }
 
   @Test
+  void storedChangeCodec() {
+    FuzzRun.assertClean(FuzzRun.run("StoredChangeCodec", 25, FuzzRun.CORPUS, FuzzRun.CORPUS_BUDGET,
+        storedChanges(), ScheduleFuzzTest::storedChange));
+  }
+
+  @Test
   void fold() {
     FuzzRun.assertClean(FuzzRun.run("ScheduleFold", 22, FuzzRun.CORPUS, FuzzRun.CORPUS_BUDGET, logs(),
         ScheduleFuzzTest::fold));
@@ -205,6 +265,13 @@ class ScheduleFuzzTest {
   void changeCodecLong() {
     FuzzRun.assertClean(FuzzRun.run("ChangeCodec", 121, FuzzRun.LONG, FuzzRun.LONG_BUDGET, changes(),
         ScheduleFuzzTest::change));
+  }
+
+  @Test
+  @Tag("slow")
+  void storedChangeCodecLong() {
+    FuzzRun.assertClean(FuzzRun.run("StoredChangeCodec", 125, FuzzRun.LONG, FuzzRun.LONG_BUDGET,
+        storedChanges(), ScheduleFuzzTest::storedChange));
   }
 
   @Test

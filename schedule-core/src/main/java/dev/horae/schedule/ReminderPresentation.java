@@ -67,7 +67,7 @@ public record ReminderPresentation(String scheduleId, String prompt, String occu
     if (!event.type().equals(EventTypes.SCHEDULE_CHANGE)) {
       return Optional.empty();
     }
-    ScheduleChange change = ChangeCodec.decode(event.data());
+    ScheduleChange change = ChangeCodec.decode(event);
     if (!(change instanceof ScheduleChange.Dispatch)) {
       return Optional.empty();
     }
@@ -78,7 +78,7 @@ public record ReminderPresentation(String scheduleId, String prompt, String occu
       if (!earlier.type().equals(EventTypes.SCHEDULE_CHANGE)) {
         continue;
       }
-      ScheduleChange c = ChangeCodec.decode(earlier.data());
+      ScheduleChange c = ChangeCodec.decode(earlier);
       if (!c.id().equals(id)) {
         continue;
       }

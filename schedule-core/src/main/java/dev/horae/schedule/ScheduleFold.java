@@ -36,9 +36,8 @@ public final class ScheduleFold {
 
   private final long seedLength;
   private long position;
+  /** The active records and every seen id, in creation order. */
   private final RecordIndex index;
-  /** Seen ids in creation order; {@link #index} answers membership. */
-  private final ArrayList<String> seen;
   /** The number {@link #allocateId()} last returned; the seen ids only grow (spec §3.7). */
   private long allocated;
 
@@ -46,14 +45,12 @@ public final class ScheduleFold {
     this.seedLength = seedLength;
     this.position = seedLength;
     this.index = new RecordIndex();
-    this.seen = new ArrayList<>();
   }
 
   private ScheduleFold(ScheduleFold other) {
     this.seedLength = other.seedLength;
     this.position = other.position;
     this.index = other.index.copy();
-    this.seen = new ArrayList<>(other.seen);
     this.allocated = other.allocated;
   }
 
@@ -141,7 +138,7 @@ public final class ScheduleFold {
     List<ScheduleChange> changes = new ArrayList<>();
     for (SessionEvent event : appended) {
       if (event.type().equals(EventTypes.SCHEDULE_CHANGE)) {
-        changes.add(ChangeCodec.decode(event.data()));
+        changes.add(ChangeCodec.decode(event));
       }
     }
     if (changes.size() > 1) {
@@ -160,11 +157,10 @@ public final class ScheduleFold {
   private void apply(ScheduleChange change) {
     String id = change.id();
     if (change instanceof ScheduleChange.Create create) {
-      if (index.seen(id)) {
+      // one table probe both checks the id was never seen and inserts it
+      if (!index.tryCreate(create.record())) {
         throw reused(id);
       }
-      index.create(create.record());
-      seen.add(id);
     } else if (!index.end(id)) {
       throw inactive(change);
     }
@@ -191,7 +187,7 @@ public final class ScheduleFold {
   private void applyDirect(List<SessionEvent> events) {
     for (SessionEvent event : events) {
       if (event.type().equals(EventTypes.SCHEDULE_CHANGE)) {
-        apply(ChangeCodec.decode(event.data()));
+        apply(ChangeCodec.decode(event));
       }
     }
     position += events.size();
@@ -261,7 +257,7 @@ public final class ScheduleFold {
    * @return an immutable copy
    */
   public List<String> seenIds() {
-    return List.copyOf(seen);
+    return index.seenInCreationOrder();
   }
 
   /**

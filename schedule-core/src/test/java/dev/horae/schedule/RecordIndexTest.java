@@ -123,7 +123,12 @@ class RecordIndexTest {
     assertThat(set.end("a")).isFalse();
     assertThatThrownBy(() -> set.create(new ScheduleRecord.At("a", "q", T)))
         .isInstanceOf(IllegalStateException.class);
+    assertThat(set.tryCreate(new ScheduleRecord.At("a", "q", T))).isFalse();
     assertThat(set.seenIds()).containsExactly("a");
+    assertThat(set.tryCreate(new ScheduleRecord.At("b", "q", T))).isTrue();
+    assertThat(set.tryCreate(new ScheduleRecord.At("b", "r", T))).isFalse();
+    assertThat(set.get("b")).contains(new ScheduleRecord.At("b", "q", T));
+    assertThat(set.seenInCreationOrder()).containsExactly("a", "b");
   }
 
   @Test
@@ -139,5 +144,44 @@ class RecordIndexTest {
     assertThat(set.activeInCreationOrder()).extracting(ScheduleRecord::id)
         .containsExactly("r0", "r1", "r2", "r3", "r4", "r5", "r6", "r7", "r8", "r9");
     assertThat(set.earliest().orElseThrow().id()).isEqualTo("r9");
+  }
+
+  @Test
+  void idsWhoseHashesCollideAndWideTextAreKeptApartAndGivenBackEqual() {
+    RecordIndex set = new RecordIndex();
+    // "Aa" and "BB" have the same String hash, so they share a probe chain
+    List<String> ids = List.of("Aa", "BB", "AaAa", "BBBB", "AaBB", "BBAa", "\u20ac-1", "\u00e9", "\ud800x");
+    for (String id : ids) {
+      set.create(new ScheduleRecord.After(id, "p\u2028\u00ff " + id, 1, T));
+    }
+    assertThat(set.seenIds()).containsExactlyInAnyOrderElementsOf(ids).hasSize(ids.size());
+    assertThat(set.seenInCreationOrder()).containsExactlyElementsOf(ids);
+    assertThat(set.end("BB")).isTrue();
+    assertThat(set.seen("BB")).isTrue();
+    assertThat(set.isActive("BB")).isFalse();
+    assertThat(set.isActive("Aa")).isTrue();
+    assertThat(set.get("AaBB")).contains(new ScheduleRecord.After("AaBB", "p\u2028\u00ff AaBB", 1, T));
+    assertThat(set.get("\u20ac-1").orElseThrow().prompt()).isEqualTo("p\u2028\u00ff \u20ac-1");
+    assertThat(set.seen("\u20ac-2")).isFalse();
+    assertThat(set.seenInCreationOrder()).containsExactlyElementsOf(ids);
+    assertThat(set.copy().seenInCreationOrder()).containsExactlyElementsOf(ids);
+  }
+
+  @Test
+  void everySeenIdStaysFoundAsTheTableGrows() {
+    RecordIndex set = new RecordIndex();
+    for (int i = 0; i < 50_000; i++) {
+      set.create(new ScheduleRecord.At("schedule-" + i, "p", T + i));
+      if (i % 3 == 0) {
+        assertThat(set.end("schedule-" + i)).isTrue();
+      }
+    }
+    for (int i = 0; i < 50_000; i++) {
+      assertThat(set.seen("schedule-" + i)).isTrue();
+      assertThat(set.isActive("schedule-" + i)).isEqualTo(i % 3 != 0);
+    }
+    assertThat(set.seen("schedule-50000")).isFalse();
+    assertThat(set.seenIds()).hasSize(50_000).contains("schedule-0", "schedule-49999");
+    assertThat(set.activeCount()).isEqualTo(50_000 - 16_667);
   }
 }

@@ -58,6 +58,41 @@ class VectorSuiteTest {
             () -> check(v)));
   }
 
+  /**
+   * Every change in the vectors (each {@code decodeChange} payload and each {@code schedule/change}
+   * event of a log) decodes from its stored bytes to what its tree decodes to: the same change or
+   * the same error message.
+   */
+  @Test
+  void everyVectorChangeDecodesFromItsStoredBytesAsFromItsTree() throws IOException {
+    List<JsonNode> payloads = new ArrayList<>();
+    for (JsonNode v : vectors()) {
+      JsonNode args = v.get("args");
+      if (v.get("fn").asText().equals("schedule.decodeChange")) {
+        payloads.add(args.get("payload"));
+      }
+      for (JsonNode e : args.path("events")) {
+        if (e.path("type").asText().equals("schedule/change") && e.has("data")) {
+          payloads.add(e.get("data"));
+        }
+      }
+    }
+    assertThat(payloads).hasSizeGreaterThan(40);
+    for (JsonNode payload : payloads) {
+      String fromTree = outcome(() -> ChangeCodec.decode(payload));
+      String fromBytes = outcome(() -> ChangeCodec.decode(ChangeCodecTest.stored(Json.write(payload))));
+      assertThat(fromBytes).as("%s", payload).isEqualTo(fromTree);
+    }
+  }
+
+  private static String outcome(java.util.function.Supplier<ScheduleChange> decode) {
+    try {
+      return "value " + decode.get();
+    } catch (CorruptScheduleLogException e) {
+      return "error " + e.code() + " " + e.getMessage();
+    }
+  }
+
   private static void check(JsonNode vector) {
     JsonNode expect = vector.get("expect");
     Outcome actual = run(vector.get("fn").asText(), vector.get("args"));

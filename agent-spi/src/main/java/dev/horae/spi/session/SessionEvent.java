@@ -1,6 +1,9 @@
 package dev.horae.spi.session;
 
+import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.databind.JsonNode;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
@@ -141,6 +144,25 @@ public final class SessionEvent {
    */
   public JsonNode data() {
     return Json.parse(data, 0, data.length);
+  }
+
+  /**
+   * A new streaming parser over the payload's text, for a reader that decodes one event type
+   * without building the tree {@link #data()} builds (a fold reads a million events on open). The
+   * parser reads the event's own bytes and cannot change them; it stands before the payload's
+   * first token and reads what {@link #data()} would (the shared parser's limits, so every event
+   * that was built reads to its end without a syntax error). The caller closes it, which returns
+   * the parser's buffers for reuse.
+   *
+   * @return a parser of the payload, not yet advanced
+   */
+  public JsonParser dataParser() {
+    try {
+      return Json.mapper().getFactory().createParser(data, 0, data.length);
+    } catch (IOException e) {
+      // a parser over bytes in memory reads nothing when it is created: this cannot happen
+      throw new UncheckedIOException(e);
+    }
   }
 
   /**

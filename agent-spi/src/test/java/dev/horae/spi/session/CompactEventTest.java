@@ -3,6 +3,8 @@ package dev.horae.spi.session;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.nio.charset.StandardCharsets;
@@ -43,6 +45,35 @@ class CompactEventTest {
     ((ObjectNode) event.data()).put("n", 3);
     assertThat(Json.write(event.data())).isEqualTo("{\"n\":1}");
     assertThat(event.data()).isNotSameAs(event.data());
+  }
+
+  @Test
+  void theDataParserReadsThePayloadAsStoredAndCannotChangeIt() throws Exception {
+    String payload = "{ \"b\":[1, 2.50], \"a\":\"\\u00e9\" }";
+    SessionEvent event = read("[{\"seq\":0,\"type\":\"t\",\"time\":0,\"data\":" + payload + "}]").get(0);
+    try (JsonParser p = event.dataParser()) {
+      // the stored text's own member order, token by token
+      assertThat(p.nextToken()).isEqualTo(JsonToken.START_OBJECT);
+      assertThat(p.nextFieldName()).isEqualTo("b");
+      p.skipChildren();
+      assertThat(p.nextToken()).isEqualTo(JsonToken.START_ARRAY);
+      p.skipChildren();
+      assertThat(p.nextFieldName()).isEqualTo("a");
+      assertThat(p.nextTextValue()).isEqualTo("\u00e9");
+      assertThat(p.nextToken()).isEqualTo(JsonToken.END_OBJECT);
+      assertThat(p.nextToken()).isNull();
+    }
+    try (JsonParser p = event.dataParser()) {
+      // a tree read through it is the event's payload; changing that tree leaves the event as it was
+      JsonNode tree = p.readValueAsTree();
+      assertThat(tree).isEqualTo(event.data());
+      ((ObjectNode) tree).put("a", "changed");
+    }
+    assertThat(event.data().get("a").textValue()).isEqualTo("\u00e9");
+    // each call is a fresh parser at the start
+    try (JsonParser p = event.dataParser()) {
+      assertThat(p.currentToken()).isNull();
+    }
   }
 
   @Test

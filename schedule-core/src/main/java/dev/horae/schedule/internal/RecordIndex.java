@@ -1,31 +1,36 @@
 package dev.horae.schedule.internal;
 
 import dev.horae.schedule.ScheduleRecord;
+import java.util.AbstractSet;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
-import java.util.HashMap;
+import java.util.Iterator;
 import java.util.List;
+import java.util.NoSuchElementException;
 import java.util.Optional;
 import java.util.Set;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The ids and active records of a fold (spec §3.5), in one hash table: every id created in the
- * owned suffix maps to its active record's slot, or to {@code null} once the record was deleted or
- * dispatched. The active slots are also chained in creation order (what {@code schedule_list}
- * returns) and, once {@link #earliest()} has been asked for, kept in an indexed min-heap by due
- * order (what the live owner needs, spec §12.3 step 3).
+ * The ids and active records of a fold (spec §3.5), in one compact hash table: every id created in
+ * the owned suffix has one entry, in creation order, holding its active record's slot, or the id's
+ * text once the record was deleted or dispatched. The active slots are also chained in creation
+ * order (what {@code schedule_list} returns) and, once {@link #earliest()} has been asked for, kept
+ * in an indexed min-heap by due order (what the live owner needs, spec §12.3 step 3).
  *
  * <p>Costs: a create or an end is O(1), or O(log n) once the heap exists; {@link #earliest()} is
  * O(1) after the first call, which builds the heap in O(n); listing is linear in the records
  * listed. Nothing scans the whole set. Folds that never ask for the earliest record (the invariant
  * companion's, a conformance fold) never build the heap.
  *
- * <p>Memory is the point of the layout: about 70 bytes per active record besides the record
- * itself (one hash node with its table share, and one 32-byte slot), plus 4 for the heap; an ended
- * id costs one hash node. A linked hash map of active records beside a hash set of seen ids cost
- * about 50 bytes more.
+ * <p>Memory is the point of the layout (issue 19: a million pending reminders in a small heap). A
+ * slot holds the record's fields itself, its id and prompt as {@link CompactText} (one byte a
+ * character for Latin-1 text, no {@code String} object), and the record is built when it is asked
+ * for: one 56-byte slot and the two texts' arrays per active record, plus about 10 bytes of table
+ * (an entry reference and an open-addressing {@code int} index) and 4 of heap. The seen ids in
+ * creation order are the entries themselves. Records come back equal to the ones created, not the
+ * same objects.
  *
  * <p>Due order is the target's epoch milliseconds, then creation order: the heap's key is the pair
  * {@code (scheduledAtMillis, order)}, and because orders are unique the minimum is the record a
@@ -34,34 +39,80 @@ import org.jspecify.annotations.Nullable;
  */
 public final class RecordIndex {
 
-  /** One active record: its creation order, its heap position and its creation-order neighbours. */
+  /**
+   * One active record: its fields, its creation order (its entry's position), its heap position
+   * and its creation-order neighbours.
+   */
   private static final class Slot {
-    final ScheduleRecord record;
+    final byte[] id;
+    final byte[] prompt;
+    final long scheduledAtMillis;
+    /** The after record's delay; 0 for an at record (an after record's is at least 1). */
+    final long afterSeconds;
     final int order;
     int index = -1;
     @Nullable Slot prev;
     @Nullable Slot next;
+    final boolean idWide;
+    final boolean promptWide;
 
     Slot(ScheduleRecord record, int order) {
-      this.record = record;
+      String idText = record.id();
+      String promptText = record.prompt();
+      this.idWide = CompactText.wide(idText);
+      this.id = CompactText.of(idText, idWide);
+      this.promptWide = CompactText.wide(promptText);
+      this.prompt = CompactText.of(promptText, promptWide);
+      this.scheduledAtMillis = record.scheduledAtMillis();
+      this.afterSeconds = record instanceof ScheduleRecord.After a ? a.afterSeconds() : 0;
       this.order = order;
     }
 
+    /** The same record at another order (a copy's). */
+    Slot(Slot other) {
+      this.id = other.id;
+      this.prompt = other.prompt;
+      this.idWide = other.idWide;
+      this.promptWide = other.promptWide;
+      this.scheduledAtMillis = other.scheduledAtMillis;
+      this.afterSeconds = other.afterSeconds;
+      this.order = other.order;
+    }
+
+    String id() {
+      return CompactText.text(id, idWide);
+    }
+
+    ScheduleRecord record() {
+      String p = CompactText.text(prompt, promptWide);
+      return afterSeconds == 0
+          ? new ScheduleRecord.At(id(), p, scheduledAtMillis)
+          : new ScheduleRecord.After(id(), p, afterSeconds, scheduledAtMillis);
+    }
+
     boolean before(Slot other) {
-      long at = record.scheduledAtMillis();
-      long otherAt = other.record.scheduledAtMillis();
+      long at = scheduledAtMillis;
+      long otherAt = other.scheduledAtMillis;
       return at < otherAt || (at == otherAt && order < other.order);
     }
   }
 
   private static final Slot[] EMPTY = new Slot[0];
+  private static final Object[] NO_ENTRIES = new Object[0];
+  private static final int[] NO_TABLE = new int[0];
 
-  /** Every seen id; the value is the active slot, or null once the record ended. */
-  private final HashMap<String, @Nullable Slot> ids = new HashMap<>();
+  /** Every seen id in creation order: its active {@link Slot}, or its {@code String} once ended. */
+  private Object[] entries = NO_ENTRIES;
+  /** How many entries there are; an entry's position is its record's creation order. */
+  private int count;
+  /**
+   * Open addressing with linear probing over the entries: position + 1, 0 for a free cell. Entries
+   * are never removed (seen ids only grow), so a probe ends at the first free cell.
+   */
+  private int[] table = NO_TABLE;
   private @Nullable Slot first;
   private @Nullable Slot last;
   private int active;
-  private int created;
   private boolean heapBuilt;
   private Slot[] heap = EMPTY;
 
@@ -75,15 +126,14 @@ public final class RecordIndex {
    */
   public RecordIndex copy() {
     RecordIndex out = new RecordIndex();
-    for (var e : ids.entrySet()) {
-      if (e.getValue() == null) {
-        out.ids.put(e.getKey(), null);
-      }
-    }
+    out.entries = entries.clone();
+    out.count = count;
+    out.table = table.clone();
     for (Slot s = first; s != null; s = s.next) {
-      out.link(new Slot(s.record, s.order));
+      Slot copy = new Slot(s);
+      out.entries[copy.order] = copy;
+      out.link(copy);
     }
-    out.created = created;
     if (heapBuilt) {
       out.buildHeap();
     }
@@ -97,16 +147,59 @@ public final class RecordIndex {
    * @return true when seen
    */
   public boolean seen(String id) {
-    return ids.containsKey(id);
+    return find(id) >= 0;
   }
 
   /**
-   * Every seen id, as a live read-only view.
+   * Every seen id, as a live read-only view (membership is a table lookup).
    *
    * @return the ids
    */
   public Set<String> seenIds() {
-    return Collections.unmodifiableSet(ids.keySet());
+    return new AbstractSet<>() {
+      @Override
+      public boolean contains(Object o) {
+        return o instanceof String s && find(s) >= 0;
+      }
+
+      @Override
+      public int size() {
+        return count;
+      }
+
+      @Override
+      public Iterator<String> iterator() {
+        return new Iterator<>() {
+          private int next;
+
+          @Override
+          public boolean hasNext() {
+            return next < count;
+          }
+
+          @Override
+          public String next() {
+            if (next >= count) {
+              throw new NoSuchElementException();
+            }
+            return idOf(entries[next++]);
+          }
+        };
+      }
+    };
+  }
+
+  /**
+   * Every seen id in creation order.
+   *
+   * @return an unmodifiable snapshot
+   */
+  public List<String> seenInCreationOrder() {
+    List<String> out = new ArrayList<>(count);
+    for (int i = 0; i < count; i++) {
+      out.add(idOf(entries[i]));
+    }
+    return Collections.unmodifiableList(out);
   }
 
   /**
@@ -116,14 +209,31 @@ public final class RecordIndex {
    * @throws IllegalStateException when the id was already seen
    */
   public void create(ScheduleRecord record) {
-    if (ids.containsKey(record.id())) {
+    if (!tryCreate(record)) {
       throw new IllegalStateException("id " + record.id() + " was already seen");
     }
-    link(new Slot(record, created++));
+  }
+
+  /**
+   * Adds a record unless its id was already seen, with one probe of the table (a fold's create
+   * checks and inserts in one step).
+   *
+   * @param record the record
+   * @return false, changing nothing, when the id was already seen
+   */
+  public boolean tryCreate(ScheduleRecord record) {
+    String id = record.id();
+    int cell = probe(id);
+    if (cell < 0) {
+      return false;
+    }
+    Slot slot = new Slot(record, count);
+    add(slot, cell);
+    link(slot);
+    return true;
   }
 
   private void link(Slot slot) {
-    ids.put(slot.record.id(), slot);
     slot.prev = last;
     if (last == null) {
       first = slot;
@@ -145,14 +255,14 @@ public final class RecordIndex {
    * Ends the active record with this id (a delete or a dispatch); the id stays seen.
    *
    * @param id the id
-   * @return true when it was active
+   * @return false when the id is not active (unknown or already ended)
    */
   public boolean end(String id) {
-    Slot slot = ids.get(id);
-    if (slot == null) {
+    int at = find(id);
+    if (at < 0 || !(entries[at] instanceof Slot slot)) {
       return false;
     }
-    ids.put(id, null);
+    entries[at] = id;
     Slot prev = slot.prev;
     Slot next = slot.next;
     if (prev == null) {
@@ -176,21 +286,22 @@ public final class RecordIndex {
    * Whether the id is active.
    *
    * @param id the id
-   * @return true when active
+   * @return true when an active record has it
    */
   public boolean isActive(String id) {
-    return ids.get(id) != null;
+    int at = find(id);
+    return at >= 0 && entries[at] instanceof Slot;
   }
 
   /**
    * The active record with this id.
    *
    * @param id the id
-   * @return the record, or empty
+   * @return the record, or empty when the id is unknown or ended
    */
   public Optional<ScheduleRecord> get(String id) {
-    Slot slot = ids.get(id);
-    return slot == null ? Optional.empty() : Optional.of(slot.record);
+    int at = find(id);
+    return at >= 0 && entries[at] instanceof Slot slot ? Optional.of(slot.record()) : Optional.empty();
   }
 
   /**
@@ -203,7 +314,7 @@ public final class RecordIndex {
     if (!heapBuilt) {
       buildHeap();
     }
-    return active == 0 ? Optional.empty() : Optional.of(heap[0].record);
+    return active == 0 ? Optional.empty() : Optional.of(heap[0].record());
   }
 
   /**
@@ -223,9 +334,87 @@ public final class RecordIndex {
   public List<ScheduleRecord> activeInCreationOrder() {
     List<ScheduleRecord> out = new ArrayList<>(active);
     for (Slot s = first; s != null; s = s.next) {
-      out.add(s.record);
+      out.add(s.record());
     }
     return Collections.unmodifiableList(out);
+  }
+
+  private static String idOf(Object entry) {
+    return entry instanceof Slot slot ? slot.id() : (String) entry;
+  }
+
+  /**
+   * The id's first cell: the high bits of its hash times 2^32 / φ (Fibonacci hashing). Linear
+   * probing needs scattered homes: allocated ids ({@code schedule-1}, {@code schedule-2}, …) have
+   * nearly consecutive string hashes, and masking their low bits fills runs of adjacent cells that
+   * every probe landing in one walks to its end.
+   */
+  private static int home(int hash, int[] table) {
+    return (hash * 0x9E3779B9) >>> (Integer.numberOfLeadingZeros(table.length) + 1);
+  }
+
+  /** The entry position of this id, or -1 when it was never seen. */
+  private int find(String id) {
+    int cell = probe(id);
+    return cell < 0 ? -1 - cell : -1;
+  }
+
+  /**
+   * One probe for the id: {@code -1 - position} of its entry when it was seen, else the free cell
+   * where it would be indexed (or {@link Integer#MAX_VALUE} while the table is empty).
+   */
+  private int probe(String id) {
+    if (table.length == 0) {
+      return Integer.MAX_VALUE;
+    }
+    int mask = table.length - 1;
+    for (int cell = home(id.hashCode(), table); ; cell = (cell + 1) & mask) {
+      int t = table[cell];
+      if (t == 0) {
+        return cell;
+      }
+      Object entry = entries[t - 1];
+      boolean same = entry instanceof Slot slot
+          ? CompactText.equals(slot.id, slot.idWide, id)
+          : entry.equals(id);
+      if (same) {
+        return -t;
+      }
+    }
+  }
+
+  /** Appends a new entry (an id never seen) and indexes it at the free cell its probe found. */
+  private void add(Object entry, int freeCell) {
+    if (count == entries.length) {
+      entries = Arrays.copyOf(entries, Math.max(16, count + (count >> 1)));
+    }
+    entries[count] = entry;
+    count++;
+    // at most three quarters full, so probes stay short and always reach a free cell
+    if (count * 4L > table.length * 3L) {
+      // a new table: the cell found in the old one means nothing there
+      rehash(Math.max(16, table.length * 2));
+    } else {
+      table[freeCell] = count;
+    }
+  }
+
+  private void index(int position, int hash) {
+    int mask = table.length - 1;
+    int cell = home(hash, table);
+    while (table[cell] != 0) {
+      cell = (cell + 1) & mask;
+    }
+    table[cell] = position + 1;
+  }
+
+  private void rehash(int capacity) {
+    table = new int[capacity];
+    for (int i = 0; i < count; i++) {
+      Object entry = entries[i];
+      int hash = entry instanceof Slot slot ? CompactText.hash(slot.id, slot.idWide) : entry.hashCode();
+      index(i, hash);
+    }
   }
 
   /** Floyd's bottom-up construction: O(n) over the active slots. */
