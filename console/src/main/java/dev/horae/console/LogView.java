@@ -173,7 +173,7 @@ public final class LogView {
       }
       ScheduleChange change;
       try {
-        change = ChangeCodec.decode(e.data());
+        change = ChangeCodec.decode(e);
       } catch (CorruptScheduleLogException bad) {
         // `check` reports the broken change; the listing shows the reminders it can read
         continue;

@@ -108,7 +108,7 @@ final class SessionMeters {
       return;
     }
     try {
-      ScheduleChange change = ChangeCodec.decode(e.data());
+      ScheduleChange change = ChangeCodec.decode(e);
       Optional<ScheduleRecord> due = fold.activeRecord(change.id());
       fold.absorb(List.of(e));
       if (live && change instanceof ScheduleChange.Dispatch && due.isPresent()) {
