@@ -9,6 +9,12 @@ import dev.horae.jobs.registry.LocalJobService;
 import dev.horae.spi.gate.ToolCall;
 import dev.horae.spi.model.ChatMessage;
 import dev.horae.jobs.fakes.ManualExecutor;
+import dev.horae.jobs.internal.NoticeDelivery;
+import dev.horae.spi.jobs.JobSnapshot;
+import dev.horae.spi.message.MessageFactory;
+import java.util.OptionalLong;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicBoolean;
 import dev.horae.jobs.fakes.TestJob;
 import dev.horae.spi.AbortSignal;
 import dev.horae.spi.Registration;
@@ -319,6 +325,57 @@ class JobsControllerTest {
     settlements.runAll();
     assertThat(busy.injections()).hasSize(2);
     assertThat(busy.followups()).isEmpty();
+  }
+
+  /**
+   * The retirement window (docs/jobs.md, "Known limitations"): the owner is read as busy, and its
+   * turn closes before the injection lands. The notice id is drawn between the two, so the test's
+   * id source closes the turn exactly there.
+   */
+  @Test
+  void aNoticeInjectedAsTheOwnersTurnClosesIsTakenBackAndWakesTheOwner() {
+    TestAgent agent = host.createAgent();
+    ScriptedModel model = new ScriptedModel().thenText("I will read it.");
+    agent.useModel(model);
+    agent.setBusy();
+    AtomicBoolean closed = new AtomicBoolean();
+    MessageFactory closingIds = new MessageFactory(() -> {
+      if (closed.compareAndSet(false, true)) {
+        agent.setIdle();
+      }
+      return UUID.randomUUID();
+    });
+    NoticeDelivery delivery = new NoticeDelivery(jobs, JobsControllerConfig.defaults(), closingIds);
+    delivery.report(finished(agent), Optional.of(agent));
+    host.settle();
+    assertThat(agent.withdrawals()).hasSize(1);
+    assertThat(agent.pendingNextStep()).isEmpty();
+    assertThat(delivery.spent(agent)).isEqualTo(1);
+    assertThat(model.requests()).singleElement()
+        .satisfies(r -> assertThat(r.latestUserMessages()).extracting(ChatMessage.User::text)
+            .containsExactly("background job bash-1 (bash: pnpm test) finished [status: completed,"
+                + " exit code: 0]. Read its output with job_output."));
+  }
+
+  @Test
+  void anOwnerStillBusyAfterTheInjectionKeepsItAndQuietModeNeverTakesItBack() {
+    TestAgent busy = host.createAgent();
+    busy.setBusy();
+    NoticeDelivery wakeup = new NoticeDelivery(jobs, JobsControllerConfig.defaults(), host.messages());
+    wakeup.report(finished(busy), Optional.of(busy));
+    assertThat(busy.pendingNextStep()).hasSize(1);
+    assertThat(busy.withdrawals()).isEmpty();
+    TestAgent idle = host.createAgent();
+    NoticeDelivery quiet = new NoticeDelivery(jobs,
+        JobsControllerConfig.fromJson(Json.parse("{\"completionDelivery\":\"quiet\"}")), host.messages());
+    quiet.report(finished(idle), Optional.of(idle));
+    assertThat(idle.pendingNextStep()).hasSize(1);
+    assertThat(idle.withdrawals()).isEmpty();
+  }
+
+  private static JobSnapshot finished(Agent owner) {
+    return new JobSnapshot(JobId.parse("bash-1"), "bash", "pnpm test", OptionalLong.empty(), Optional.of(owner.id()),
+        JobStatus.COMPLETED, Optional.of("exit code: 0"), 1L, OptionalLong.of(2L), false);
   }
 
   @Test

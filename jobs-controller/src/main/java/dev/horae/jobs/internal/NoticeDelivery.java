@@ -23,7 +23,9 @@ import java.util.WeakHashMap;
  * owner gets the notice injected into its next step; an idle owner is woken by a follow-up while
  * its consecutive-wake budget lasts; {@code quiet} keeps everyone on injection. The budget is
  * refilled only when the owner claims a user-authored message. A notice injected because the
- * budget was spent says so in its source ({@link MessageSource#withWakeBudgetExhausted()}). Thread-safe.
+ * budget was spent says so in its source ({@link MessageSource#withWakeBudgetExhausted()}). An
+ * injection that lands after the busy owner's turn closed is taken back and delivered again.
+ * Thread-safe.
  */
 public final class NoticeDelivery implements JobReporter {
 
@@ -81,13 +83,30 @@ public final class NoticeDelivery implements JobReporter {
             snapshot.detail(),
             snapshot.outputLimitBytes());
     Lane lane = lane(agent);
+    UserMessage message = deliver(agent, notice, lane);
+    // The owner read as busy may have closed its turn before the injection landed (the retirement
+    // window, docs/jobs.md "Known limitations"): an idle owner does not claim an injection until
+    // something else wakes it. Such a notice is still unclaimed, so it is taken back and its lane
+    // chosen again, as for a notice settling a moment later; one a turn already claimed cannot be
+    // withdrawn and stays where it is.
+    while (lane == Lane.INJECT
+        && config.completionDelivery() == CompletionDelivery.WAKEUP
+        && agent.status() == AgentStatus.IDLE
+        && agent.withdraw(message.id())) {
+      lane = lane(agent);
+      message = deliver(agent, notice, lane);
+    }
+    service.attachNotice(snapshot.id(), agent, message.id());
+  }
+
+  private UserMessage deliver(Agent agent, JobTexts.Notice notice, Lane lane) {
     UserMessage message = messages.text(notice.text(), source(notice.summary(), lane));
     if (lane == Lane.FOLLOWUP) {
       agent.followup(message);
     } else {
       agent.inject(message);
     }
-    service.attachNotice(snapshot.id(), agent, message.id());
+    return message;
   }
 
   /**
