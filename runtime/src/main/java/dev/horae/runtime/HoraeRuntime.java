@@ -1,5 +1,6 @@
 package dev.horae.runtime;
 
+import dev.horae.runtime.agent.IdleHistory;
 import dev.horae.runtime.agent.RuntimeAgent;
 import dev.horae.runtime.agent.RuntimeAgents;
 import dev.horae.runtime.agent.TurnOutcome;
@@ -35,6 +36,7 @@ import dev.horae.store.LogSessions;
 import dev.horae.store.MemorySessionStore;
 import java.nio.file.Path;
 import java.time.InstantSource;
+import java.time.Duration;
 import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.List;
@@ -157,7 +159,8 @@ public final class HoraeRuntime implements Host, AutoCloseable {
       this.keeper = null;
       this.sessions = LogSessions.over(store, clock, warnings);
     }
-    this.core = HostServices.assemble(sessions, drivers, warnings, RuntimeAgents.defaultFactory(), true, clock, b.dispatch);
+    this.core = HostServices.assemble(sessions, drivers, warnings, RuntimeAgents.defaultFactory(), true, clock, b.dispatch,
+        IdleHistory.after(b.idleHistoryRetention != null ? b.idleHistoryRetention : IdleHistory.DEFAULT_RETENTION, timers));
     // a leased runtime's direct persists are fenced too
     core.provide(SessionStore.class, keeper != null ? keeper : store);
     if (keeper != null) {
@@ -714,6 +717,7 @@ public final class HoraeRuntime implements Host, AutoCloseable {
     private boolean dispatch = true;
     private @Nullable DueIndexer dueIndexer;
     private DueSessions.@Nullable Settings dueSettings;
+    private @Nullable Duration idleHistoryRetention;
 
     private Builder() {}
 
@@ -887,6 +891,27 @@ public final class HoraeRuntime implements Host, AutoCloseable {
     public Builder dueSessions(DueSessions.Settings v) {
       settings.mark("dueSessions");
       dueSettings = Objects.requireNonNull(v, "dueSessions");
+      return this;
+    }
+
+    /**
+     * How long an idle agent keeps the model-visible history it projected from its log (default
+     * one minute, {@link IdleHistory#DEFAULT_RETENTION}). Turns that follow each other within it
+     * extend the projection by their new events only; an agent idle for longer releases it, so an
+     * idle agent's memory does not grow with its turns, and its next turn reads the log's
+     * model-visible events once again. {@link Duration#ZERO} releases it at every idle.
+     *
+     * @param v the retention, zero or more
+     * @return this builder
+     * @throws IllegalArgumentException when {@code v} is negative
+     */
+    public Builder idleHistoryRetention(Duration v) {
+      settings.mark("idleHistoryRetention");
+      Objects.requireNonNull(v, "idleHistoryRetention");
+      if (v.isNegative()) {
+        throw new IllegalArgumentException("idleHistoryRetention must be zero or more, got " + v);
+      }
+      idleHistoryRetention = v;
       return this;
     }
 

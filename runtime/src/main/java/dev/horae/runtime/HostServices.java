@@ -1,5 +1,6 @@
 package dev.horae.runtime;
 
+import dev.horae.runtime.agent.IdleHistory;
 import dev.horae.runtime.agent.RuntimeAgents;
 import dev.horae.runtime.agent.RuntimeAgents.AgentFactory;
 import dev.horae.runtime.agent.TurnEngine;
@@ -33,11 +34,11 @@ public final class HostServices {
   private final LogInvariantService invariants;
 
   private HostServices(Sessions sessions, Executor drivers, WarningSink warnings, AgentFactory factory, boolean invariantsEnabled,
-      InstantSource clock, boolean dispatch) {
+      InstantSource clock, boolean dispatch, IdleHistory idleHistory) {
     // gate commits live in the session logs and are durable before they count (gate specification §12.0)
     SessionCommitStore commits = SessionCommitStore.over(sessions::get, sessions::flush);
     TurnEngine engine = new TurnEngine(tools, gates, warnings, () -> services.find(PromptSections.class), commits, clock, dispatch);
-    this.agents = new RuntimeAgents(drivers, engine, warnings, factory);
+    this.agents = new RuntimeAgents(drivers, engine, warnings, factory, idleHistory);
     this.invariants = new LogInvariantService(sessions, invariantsEnabled);
     services.provide(ToolGates.class, gates);
     // a host may provide its own ScopeChain later; the registry asks for it on every lookup
@@ -56,11 +57,12 @@ public final class HostServices {
    * @param clock the wall clock (a perform reads it for the ticket deadline)
    * @param dispatch true to perform committed scheduled actions as soon as they are committed or
    *     found on reopen; false leaves them to the embedder
+   * @param idleHistory when an idle agent releases its history projection
    * @return the services
    */
   public static HostServices assemble(Sessions sessions, Executor drivers, WarningSink warnings, AgentFactory factory,
-      boolean invariantsEnabled, InstantSource clock, boolean dispatch) {
-    return new HostServices(sessions, drivers, warnings, factory, invariantsEnabled, clock, dispatch);
+      boolean invariantsEnabled, InstantSource clock, boolean dispatch, IdleHistory idleHistory) {
+    return new HostServices(sessions, drivers, warnings, factory, invariantsEnabled, clock, dispatch, idleHistory);
   }
 
   /**

@@ -120,6 +120,80 @@ class HoraeRuntimeTest {
     assertThat(third.latestUserMessages()).extracting(ChatMessage.User::text).containsExactly("again");
   }
 
+  private static Recording echoThenAnswers() {
+    return new Recording()
+        .then(ModelResponse.calls(new ToolCall("c1", "echo", Json.parse("{\"text\":\"hi\"}"))))
+        .then(ModelResponse.text("echoed hi"))
+        .then(ModelResponse.text("second answer"))
+        .then(ModelResponse.text("third answer"));
+  }
+
+  private static void assertFirstTurnThenAgain(ModelRequest request) {
+    List<ChatMessage> h = request.messages();
+    assertThat(h).hasSize(5);
+    assertThat(((ChatMessage.User) h.get(0)).text()).isEqualTo("say hi");
+    assertThat(((ChatMessage.Assistant) h.get(1)).toolCalls()).singleElement()
+        .satisfies(c -> assertThat(c.callId()).isEqualTo("c1"));
+    assertThat(h.get(2)).isInstanceOfSatisfying(ChatMessage.ToolOutcome.class, r -> assertThat(r.text()).contains("hi"));
+    assertThat(((ChatMessage.Assistant) h.get(3)).text()).isEqualTo("echoed hi");
+    assertThat(((ChatMessage.User) h.get(4)).text()).isEqualTo("again");
+  }
+
+  @Test
+  void anIdleAgentReleasesItsHistoryAfterTheRetentionAndItsNextRequestStillCarriesEveryTurn() throws Exception {
+    ManualTimers time = new ManualTimers(Instant.parse("2026-12-01T10:00:00Z"));
+    Recording model = echoThenAnswers();
+    try (HoraeRuntime horae = HoraeRuntime.builder().clock(time).timers(time).model(model).build()) {
+      horae.tools().register(echo());
+      RuntimeAgent agent = horae.openAgent("s-release");
+      horae.prompt(agent, "say hi");
+      settle(agent);
+      assertThat(agent.holdsHistory()).isTrue();
+      time.advance(java.time.Duration.ofSeconds(30));
+      // a turn within the retention keeps the projection, and the release armed before it lapses
+      horae.prompt(agent, "again");
+      settle(agent);
+      time.advance(java.time.Duration.ofSeconds(30));
+      assertThat(agent.holdsHistory()).as("held a minute after the first idle, 30 s after the second").isTrue();
+      time.advance(java.time.Duration.ofSeconds(29));
+      assertThat(agent.holdsHistory()).isTrue();
+      time.advance(java.time.Duration.ofSeconds(1));
+      assertThat(agent.holdsHistory()).as("released after a minute idle").isFalse();
+      horae.prompt(agent, "once more");
+      settle(agent);
+      assertThat(agent.holdsHistory()).isTrue();
+    }
+    assertThat(model.requests).hasSize(4);
+    assertFirstTurnThenAgain(model.requests.get(2));
+    List<ChatMessage> last = model.requests.get(3).messages();
+    assertThat(last).hasSize(7);
+    assertThat(last.subList(0, 5)).isEqualTo(model.requests.get(2).messages());
+    assertThat(((ChatMessage.Assistant) last.get(5)).text()).isEqualTo("second answer");
+    assertThat(((ChatMessage.User) last.get(6)).text()).isEqualTo("once more");
+  }
+
+  @Test
+  void aZeroRetentionReleasesTheHistoryAtEveryIdleAndEveryRequestIsStillWhole() throws Exception {
+    ManualTimers time = new ManualTimers(Instant.parse("2026-12-01T10:00:00Z"));
+    Recording model = echoThenAnswers();
+    try (HoraeRuntime horae = HoraeRuntime.builder().clock(time).timers(time).model(model)
+        .idleHistoryRetention(java.time.Duration.ZERO).build()) {
+      horae.tools().register(echo());
+      RuntimeAgent agent = horae.openAgent("s-zero");
+      horae.prompt(agent, "say hi");
+      settle(agent);
+      assertThat(agent.holdsHistory()).isFalse();
+      horae.prompt(agent, "again");
+      settle(agent);
+      assertThat(agent.holdsHistory()).isFalse();
+    }
+    assertThat(model.requests).hasSize(3);
+    assertFirstTurnThenAgain(model.requests.get(2));
+    assertThatThrownBy(() -> HoraeRuntime.builder().idleHistoryRetention(java.time.Duration.ofSeconds(-1)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("idleHistoryRetention must be zero or more, got PT-1S");
+  }
+
   @Test
   void aResponseCutAtTheTokenLimitEndsTheTurnMaxTokensWithoutRunningItsCalls() throws Exception {
     List<String> ran = Collections.synchronizedList(new ArrayList<>());

@@ -299,7 +299,8 @@ class RuntimeAgentRulesTest {
     java.util.concurrent.ExecutorService drivers = java.util.concurrent.Executors.newSingleThreadExecutor();
     try {
       dev.horae.store.LogSessions sessions = dev.horae.store.LogSessions.over(new dev.horae.store.MemorySessionStore(), CLOCK, sink);
-      HostServices core = HostServices.assemble(sessions, drivers, sink, Hooked::new, true, CLOCK, true);
+      HostServices core = HostServices.assemble(sessions, drivers, sink, Hooked::new, true, CLOCK, true,
+          dev.horae.runtime.agent.IdleHistory.keep());
       dev.horae.spi.session.Session session = sessions.create(
           new dev.horae.spi.session.CreateOptions(Optional.of("s-hooked"), Optional.empty(), Optional.empty()));
       Hooked agent = (Hooked) core.agents().create(session, Optional.empty(), core.agentScope("s-hooked"));

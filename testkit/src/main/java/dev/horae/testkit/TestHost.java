@@ -15,6 +15,7 @@ import dev.horae.spi.time.IdSource;
 import dev.horae.spi.time.Timers;
 import dev.horae.testkit.agent.DriverQueue;
 import dev.horae.runtime.HostServices;
+import dev.horae.runtime.agent.IdleHistory;
 import dev.horae.runtime.agent.RuntimeAgents;
 import dev.horae.testkit.agent.TestAgent;
 import dev.horae.runtime.invariant.LogInvariantService;
@@ -64,7 +65,8 @@ public final class TestHost implements Host {
     this.warnings = new CapturingWarnings();
     this.sessions = new InMemorySessions(time, warnings, store);
     this.drivers = new DriverQueue();
-    this.core = HostServices.assemble(sessions, drivers, warnings, TestAgent::new, b.invariants, time, b.dispatch);
+    this.core = HostServices.assemble(sessions, drivers, warnings, TestAgent::new, b.invariants, time, b.dispatch,
+        IdleHistory.keep());
     if (persistence) {
       var unused = sessions.onFlush(store);
       core.provide(SessionStore.class, store);

@@ -73,6 +73,16 @@ public final class History {
     public Incremental() {}
 
     /**
+     * How many log events this projection has read; the agent that holds it reports through this
+     * whether it still holds anything.
+     *
+     * @return 0 for a fresh projection
+     */
+    public long projectedEvents() {
+      return projected;
+    }
+
+    /**
      * The history of {@code events}, which must be the same log this projection saw before, grown
      * (or the log of a fresh start).
      *

@@ -15,6 +15,7 @@ import dev.horae.spi.model.History;
 import dev.horae.spi.model.ModelPort;
 import dev.horae.spi.plugin.Scope;
 import dev.horae.spi.session.Session;
+import dev.horae.spi.time.Cancellable;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -61,12 +62,16 @@ public class RuntimeAgent implements Agent {
   private @Nullable AbortController maintenanceSignal;
   private @Nullable AbortController turnSignal;
   /**
-   * The model-visible history, projected incrementally; only the turn driver touches it. It lives
-   * as long as the agent: dropping it at idle would make every turn re-project the whole log
-   * (measured: quadratic over a long session), so an idle agent holds this projection, about 2 KB
-   * per turn of the benchmark turn (docs/performance.md).
+   * The model-visible history, projected incrementally; only the turn driver extends it. Dropping it
+   * each time the agent goes idle would make every turn re-project the whole log (measured:
+   * quadratic over a long session), and keeping it forever makes an idle agent grow with its turns
+   * (about 2 KB a turn of the benchmark turn, docs/performance.md). So it is kept while turns follow
+   * each other and released once the agent stayed idle for the runtime's {@link IdleHistory}.
    */
-  private final History.Incremental history = new History.Incremental();
+  private History.Incremental history = new History.Incremental();
+  /** Counts the agent's returns to idle; a release armed at an earlier one does nothing. */
+  private long idleSpells;
+  private Cancellable historyRelease = () -> {};
 
   /**
    * Creates an agent; only an {@link AgentFactory} given to {@link RuntimeAgents} calls this.
@@ -135,7 +140,44 @@ public class RuntimeAgent implements Agent {
 
   /** The history of the agent's log for the next request; called by the driver only. */
   List<ChatMessage> history(List<dev.horae.spi.session.SessionEvent> events) {
-    return history.update(events);
+    History.Incremental projection;
+    synchronized (this) {
+      projection = history;
+    }
+    return projection.update(events);
+  }
+
+  /**
+   * Whether the agent holds a model-visible history projection now: true from its first request
+   * until it has stayed idle for the runtime's history retention ({@link IdleHistory}).
+   *
+   * @return true while a projection is held
+   */
+  public synchronized boolean holdsHistory() {
+    return history.projectedEvents() > 0;
+  }
+
+  /** Arms the release of the projection for the idle spell that just began. */
+  private void armHistoryRelease() {
+    long spell;
+    synchronized (this) {
+      spell = idleSpells;
+    }
+    Cancellable release = registry.idleHistory().schedule(() -> releaseHistory(spell));
+    synchronized (this) {
+      if (idleSpells == spell && phase == Phase.IDLE) {
+        historyRelease = release;
+        return;
+      }
+    }
+    release.cancel();
+  }
+
+  private synchronized void releaseHistory(long spell) {
+    // a driver may have started (and even finished) since the release was armed
+    if (idleSpells == spell && phase == Phase.IDLE) {
+      history = new History.Incremental();
+    }
   }
 
   synchronized String systemPrompt() {
@@ -537,6 +579,17 @@ public class RuntimeAgent implements Agent {
     return true;
   }
 
+  /** A driver starts: the release armed for the idle spell that ended is not needed any more. */
+  void cancelHistoryRelease() {
+    Cancellable release;
+    synchronized (this) {
+      release = historyRelease;
+      historyRelease = () -> {};
+    }
+    // outside the lock: a timer service may hold its own lock while it runs a release
+    release.cancel();
+  }
+
   synchronized boolean hasPendingInput() {
     return !nextTurn.isEmpty() || !nextStep.isEmpty();
   }
@@ -633,7 +686,9 @@ public class RuntimeAgent implements Agent {
       }
       phase = Phase.IDLE;
       latchedWake = false;
+      idleSpells++;
     }
+    armHistoryRelease();
     registry.fireStatus(this, AgentStatus.IDLE);
     checkIdle();
     return false;
@@ -655,6 +710,7 @@ public class RuntimeAgent implements Agent {
       m = maintenanceSignal;
       t = turnSignal;
     }
+    cancelHistoryRelease();
     if (m != null) {
       m.abort();
     }

@@ -69,6 +69,7 @@ public final class RuntimeAgents implements AgentRegistry {
   private final Executor drivers;
   private final WarningSink warnings;
   private final AgentFactory factory;
+  private final IdleHistory idleHistory;
   private final AtomicInteger withoutInitiatorRuns = new AtomicInteger();
 
   /**
@@ -79,12 +80,19 @@ public final class RuntimeAgents implements AgentRegistry {
    * @param engine the turn engine
    * @param warnings where contained listener failures go
    * @param factory makes the agent objects ({@code RuntimeAgent}'s own constructor for production)
+   * @param idleHistory when an idle agent releases its history projection
    */
-  public RuntimeAgents(Executor drivers, TurnEngine engine, WarningSink warnings, AgentFactory factory) {
+  public RuntimeAgents(Executor drivers, TurnEngine engine, WarningSink warnings, AgentFactory factory, IdleHistory idleHistory) {
     this.drivers = drivers;
     this.engine = engine;
     this.warnings = warnings;
     this.factory = factory;
+    this.idleHistory = idleHistory;
+  }
+
+  /** When an idle agent releases its history projection. */
+  IdleHistory idleHistory() {
+    return idleHistory;
   }
 
   /**
@@ -295,6 +303,7 @@ public final class RuntimeAgents implements AgentRegistry {
   }
 
   void startDriver(RuntimeAgent agent) {
+    agent.cancelHistoryRelease();
     fireStatus(agent, AgentStatus.RUNNING);
     drivers.execute(() -> drive(agent));
   }
