@@ -907,11 +907,7 @@ public final class HoraeRuntime implements Host, AutoCloseable {
      */
     public Builder idleHistoryRetention(Duration v) {
       settings.mark("idleHistoryRetention");
-      Objects.requireNonNull(v, "idleHistoryRetention");
-      if (v.isNegative()) {
-        throw new IllegalArgumentException("idleHistoryRetention must be zero or more, got " + v);
-      }
-      idleHistoryRetention = v;
+      idleHistoryRetention = IdleHistory.checked(v);
       return this;
     }
 

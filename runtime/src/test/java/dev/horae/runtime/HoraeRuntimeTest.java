@@ -191,7 +191,7 @@ class HoraeRuntimeTest {
     assertFirstTurnThenAgain(model.requests.get(2));
     assertThatThrownBy(() -> HoraeRuntime.builder().idleHistoryRetention(java.time.Duration.ofSeconds(-1)))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessage("idleHistoryRetention must be zero or more, got PT-1S");
+        .hasMessage("idle history retention must be zero or more, got PT-1S");
   }
 
   @Test

@@ -4,7 +4,6 @@ import dev.horae.spi.time.Cancellable;
 import dev.horae.spi.time.Timers;
 import java.time.Duration;
 import java.util.Objects;
-import java.util.Optional;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -39,12 +38,23 @@ public final class IdleHistory {
    * @throws IllegalArgumentException when {@code retention} is negative
    */
   public static IdleHistory after(Duration retention, Timers timers) {
-    Objects.requireNonNull(retention, "retention");
     Objects.requireNonNull(timers, "timers");
+    return new IdleHistory(timers, checked(retention));
+  }
+
+  /**
+   * Checks a retention; the runtime's builder refuses a bad one when it is given.
+   *
+   * @param retention the retention
+   * @return {@code retention}
+   * @throws IllegalArgumentException when it is negative
+   */
+  public static Duration checked(Duration retention) {
+    Objects.requireNonNull(retention, "retention");
     if (retention.isNegative()) {
       throw new IllegalArgumentException("idle history retention must be zero or more, got " + retention);
     }
-    return new IdleHistory(timers, retention);
+    return retention;
   }
 
   /**
@@ -56,15 +66,6 @@ public final class IdleHistory {
    */
   public static IdleHistory keep() {
     return KEEP;
-  }
-
-  /**
-   * The retention.
-   *
-   * @return how long an idle agent keeps its projection; empty for {@link #keep()}
-   */
-  public Optional<Duration> retention() {
-    return Optional.ofNullable(retention);
   }
 
   /** Runs {@code release} after the retention (at once when it is zero); never for {@link #keep()}. */
@@ -79,10 +80,5 @@ public final class IdleHistory {
       return () -> {};
     }
     return t.schedule(d, release);
-  }
-
-  @Override
-  public String toString() {
-    return retention == null ? "IdleHistory[keep]" : "IdleHistory[after " + retention + "]";
   }
 }
