@@ -77,6 +77,50 @@ class CompactEventTest {
   }
 
   @Test
+  void oneParserOverSeveralPayloadsReadsEachAsItsOwnParserDoes() throws Exception {
+    // numbers and strings side by side: each payload ends where its own parser's input ends
+    List<SessionEvent> events = read("[{\"seq\":0,\"type\":\"t\",\"time\":0,\"data\":12},"
+        + "{\"seq\":1,\"type\":\"t\",\"time\":0,\"data\":34},"
+        + "{\"seq\":2,\"type\":\"t\",\"time\":0,\"data\":\"x\"},"
+        + "{\"seq\":3,\"type\":\"t\",\"time\":0,\"data\":{ \"a\" : [1, 2.50, \"\\u00e9\"] }},"
+        + "{\"seq\":4,\"type\":\"t\",\"time\":0,\"data\":null},"
+        + "{\"seq\":5,\"type\":\"t\",\"time\":0,\"data\":-0.5e1}]");
+    StringBuilder big = new StringBuilder("{\"long\":\"");
+    for (int i = 0; i < 20_000; i++) {
+      big.append((char) ('a' + i % 26));
+    }
+    SessionEvent large = SessionEvent.of(6, "t", 0, Json.parse(big.append("\"}").toString()));
+    List<SessionEvent> all = new java.util.ArrayList<>(events);
+    // longer than a parser's input buffer, so a payload spans several reads of the stream
+    all.add(large);
+    all.add(events.get(0));
+    try (JsonParser shared = SessionEvent.dataParser(all)) {
+      for (SessionEvent event : all) {
+        try (JsonParser own = event.dataParser()) {
+          assertThat(tokens(shared)).isEqualTo(tokens(own));
+        }
+      }
+      assertThat(shared.nextToken()).isNull();
+    }
+    try (JsonParser none = SessionEvent.dataParser(List.of())) {
+      assertThat(none.nextToken()).isNull();
+    }
+  }
+
+  // the tokens of one value and their texts, read to the value's last token
+  private static List<String> tokens(JsonParser p) throws java.io.IOException {
+    List<String> out = new java.util.ArrayList<>();
+    int depth = 0;
+    do {
+      JsonToken t = p.nextToken();
+      out.add(t + " " + p.getText() + (t != null && t.isNumeric() ? " " + p.getNumberType() + " " + p.getDecimalValue() : ""));
+      depth += t == JsonToken.START_OBJECT || t == JsonToken.START_ARRAY ? 1
+          : t == JsonToken.END_OBJECT || t == JsonToken.END_ARRAY ? -1 : 0;
+    } while (depth > 0);
+    return out;
+  }
+
+  @Test
   void equalityIsOnTheJsonValueNotOnItsText() {
     SessionEvent a = read("[{\"seq\":0,\"type\":\"t\",\"time\":1,\"data\":{\"a\":1,\"b\":[true]}}]").get(0);
     SessionEvent b = read("[{\"seq\":0,\"type\":\"t\",\"time\":1,\"data\": { \"b\" : [ true ] , \"a\" : 1 } }]").get(0);
