@@ -187,6 +187,14 @@ class CompactEventTest {
     assertThat(unreadable("[{\"seq\":0,\"type\":\"t\",\"time\":1,\"data\":0,\"surfaceOp\":{\"op\":\"x\"}}]").getMessage())
         .isEqualTo("event member \"surfaceOp\" has unknown op \"x\"");
     assertThat(unreadable("[5]").getMessage()).isEqualTo("event must be a JSON object");
+    // a container where a scalar belongs is stepped over whole: the event, not the text, is wrong
+    for (String wrong : new String[] {"\"seq\":{\"a\":[1]}", "\"type\":[\"t\"]", "\"time\":{}"}) {
+      String text = "[{\"seq\":0,\"type\":\"t\",\"time\":1,\"data\":0," + wrong + "},{\"seq\":1,\"type\":\"t\",\"time\":1,\"data\":0}]";
+      EventCodec.Unreadable e = unreadable(text);
+      assertThat(e.syntax()).as(text).isFalse();
+      assertThat(e.getMessage()).as(text).startsWith("event member ").doesNotContain("content after");
+      assertThat(e.before()).hasValueSatisfying(before -> assertThat(before).isEmpty());
+    }
     EventCodec.Unreadable second = unreadable("[{\"seq\":0,\"type\":\"t\",\"time\":1,\"data\":0},{\"seq\":1}]");
     assertThat(second.syntax()).isFalse();
     assertThat(second.before()).hasValueSatisfying(before -> assertThat(before).hasSize(1));
