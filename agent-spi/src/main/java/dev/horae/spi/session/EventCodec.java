@@ -32,7 +32,31 @@ public final class EventCodec {
   private static final int CANONICAL_TYPES = 1024;
   private static final Map<String, String> TYPES = new ConcurrentHashMap<>();
 
+  // the type the last event read had: a log's events mostly repeat it, and comparing its text
+  // with the token's characters costs no string (a benign race: any value read is a canonical type)
+  private static volatile String lastType = "";
+
   private EventCodec() {}
+
+  // the token's text as its canonical string, built only when it is not the last type read
+  private static String type(JsonParser p) throws IOException {
+    String last = lastType;
+    int length = p.getTextLength();
+    if (length == last.length()) {
+      char[] chars = p.getTextCharacters();
+      int offset = p.getTextOffset();
+      boolean same = true;
+      for (int i = 0; i < length && same; i++) {
+        same = chars[offset + i] == last.charAt(i);
+      }
+      if (same) {
+        return last;
+      }
+    }
+    String type = canonical(p.getText());
+    lastType = type;
+    return type;
+  }
 
   private static String canonical(String type) {
     String known = TYPES.get(type);
@@ -363,7 +387,7 @@ public final class EventCodec {
           time = timeValid ? p.getLongValue() : skip(p, utf8 != null);
         }
         case "type" -> {
-          type = value == JsonToken.VALUE_STRING ? p.getText() : null;
+          type = value == JsonToken.VALUE_STRING ? type(p) : null;
           if (type == null) {
             skip(p, utf8 != null);
           }
@@ -391,12 +415,12 @@ public final class EventCodec {
       throw new IllegalArgumentException("event member \"time\" must be an integer");
     }
     if (data != null) {
-      return new SessionEvent(seq, canonical(type), time, data, surfaceOp(surface), sources(sources));
+      return new SessionEvent(seq, type, time, data, surfaceOp(surface), sources(sources));
     }
     if (dataTree == null) {
       throw new IllegalArgumentException("event member \"data\" is missing");
     }
-    return new SessionEvent(seq, canonical(type), time, dataTree, surfaceOp(surface), sources(sources));
+    return new SessionEvent(seq, type, time, dataTree, surfaceOp(surface), sources(sources));
   }
 
   // stored bytes are checked as a tree parse would check them; a walked tree was built already

@@ -121,6 +121,20 @@ class CompactEventTest {
   }
 
   @Test
+  void eventsOfOneTypeShareOneTypeStringHoweverTheyAreRead() {
+    String type = new String("host/one-type".toCharArray());
+    SessionEvent a = read("[{\"seq\":0,\"type\":\"host/one-type\",\"time\":0,\"data\":0}]").get(0);
+    SessionEvent other = read("[{\"seq\":0,\"type\":\"host/other\",\"time\":0,\"data\":0}]").get(0);
+    SessionEvent b = read("[{\"seq\":0,\"type\":\"host/one-type\",\"time\":0,\"data\":0}]").get(0);
+    SessionEvent c = EventCodec.fromJson(EventCodec.toJson(SessionEvent.of(0, type, 0, Json.parse("0"))));
+    assertThat(b.type()).isSameAs(a.type()).isSameAs(c.type()).isEqualTo(type);
+    assertThat(other.type()).isEqualTo("host/other");
+    // a type as long as the last one but different is not taken for it
+    SessionEvent d = read("[{\"seq\":0,\"type\":\"host/one-typo\",\"time\":0,\"data\":0}]").get(0);
+    assertThat(d.type()).isEqualTo("host/one-typo");
+  }
+
+  @Test
   void equalityIsOnTheJsonValueNotOnItsText() {
     SessionEvent a = read("[{\"seq\":0,\"type\":\"t\",\"time\":1,\"data\":{\"a\":1,\"b\":[true]}}]").get(0);
     SessionEvent b = read("[{\"seq\":0,\"type\":\"t\",\"time\":1,\"data\": { \"b\" : [ true ] , \"a\" : 1 } }]").get(0);
