@@ -174,6 +174,11 @@ public final class ScheduleFold {
         events.add(event);
       }
     }
+    if (events.isEmpty()) {
+      // a session that never used Schedule: nothing to read, and no parser to set up per refresh
+      position += appended.size();
+      return;
+    }
     CorruptScheduleLogException notApplied = null;
     boolean done = false;
     // one parser reads every payload: a decode failure ends the batch, so no later payload is
