@@ -11,6 +11,7 @@ import dev.horae.schedule.internal.UtcInstants;
 import dev.horae.spi.session.SessionEvent;
 import java.io.IOException;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Set;
 import org.jspecify.annotations.Nullable;
 
@@ -61,6 +62,25 @@ public final class ChangeCodec {
       return decode(p);
     } catch (IOException e) {
       // an event holds only text the shared parser reads (SessionEvent's invariant)
+      throw new IllegalStateException("an event's payload did not read back", e);
+    }
+  }
+
+  /**
+   * Decodes the next payload of a parser over several events' payloads ({@link
+   * SessionEvent#dataParser(List)}), as {@link #decode(SessionEvent)} decodes it from its own
+   * parser: a fold over a whole log pays one parser set-up, not one per change. A change that
+   * decodes leaves the parser on its payload's last token; after a failure the parser stands
+   * inside a payload and must not be read further.
+   *
+   * @param payloads the parser, standing before the payload
+   * @return the change
+   * @throws CorruptScheduleLogException with the spec's decoder message on the first failed check
+   */
+  static ScheduleChange decodeNext(JsonParser payloads) {
+    try {
+      return decode(payloads);
+    } catch (IOException e) {
       throw new IllegalStateException("an event's payload did not read back", e);
     }
   }

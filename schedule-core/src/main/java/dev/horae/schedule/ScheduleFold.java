@@ -1,11 +1,13 @@
 package dev.horae.schedule;
 
+import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.horae.spi.json.EcmaJson;
 import dev.horae.spi.json.EcmaNumbers;
 import dev.horae.schedule.internal.RecordIndex;
 import dev.horae.spi.session.EventTypes;
 import dev.horae.spi.session.SessionEvent;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -36,8 +38,8 @@ public final class ScheduleFold {
 
   private final long seedLength;
   private long position;
-  /** The active records and every seen id, in creation order. */
-  private final RecordIndex index;
+  /** The active records and every seen id, in creation order; replaced when a first batch fails. */
+  private RecordIndex index;
   /** The number {@link #allocateId()} last returned; the seen ids only grow (spec §3.7). */
   private long allocated;
 
@@ -135,6 +137,10 @@ public final class ScheduleFold {
    * @throws CorruptScheduleLogException when they do not fold; the fold is then unchanged
    */
   public ScheduleFold absorb(List<SessionEvent> appended) {
+    if (index.seenIds().isEmpty()) {
+      absorbIntoEmpty(appended);
+      return this;
+    }
     List<ScheduleChange> changes = new ArrayList<>();
     for (SessionEvent event : appended) {
       if (event.type().equals(EventTypes.SCHEDULE_CHANGE)) {
@@ -151,6 +157,57 @@ public final class ScheduleFold {
     }
     position += appended.size();
     return this;
+  }
+
+  /**
+   * {@link #absorb} into a fold that has seen no id yet (the fold of a session being opened, over
+   * its whole log). Such a fold has nothing a failed batch could spoil but its index, so each change
+   * is applied as it is decoded and a failure starts the index again: no list of the log's changes
+   * and no sets of its ids, which on a million-event open were two short-lived copies of the log's
+   * ids that every young collection copied. The error is the staged path's: the first change that
+   * does not decode, else the first that does not apply.
+   */
+  private void absorbIntoEmpty(List<SessionEvent> appended) {
+    List<SessionEvent> events = new ArrayList<>();
+    for (SessionEvent event : appended) {
+      if (event.type().equals(EventTypes.SCHEDULE_CHANGE)) {
+        events.add(event);
+      }
+    }
+    if (events.isEmpty()) {
+      // a session that never used Schedule: nothing to read, and no parser to set up per refresh
+      position += appended.size();
+      return;
+    }
+    CorruptScheduleLogException notApplied = null;
+    boolean done = false;
+    // one parser reads every payload: a decode failure ends the batch, so no later payload is
+    // read from a parser left inside a failed one
+    try (JsonParser payloads = SessionEvent.dataParser(events)) {
+      for (int i = 0; i < events.size(); i++) {
+        ScheduleChange change = ChangeCodec.decodeNext(payloads);
+        if (notApplied == null) {
+          try {
+            apply(change);
+          } catch (CorruptScheduleLogException e) {
+            // the rest is still decoded: a change that does not decode is the batch's error
+            notApplied = e;
+          }
+        }
+      }
+      if (notApplied != null) {
+        throw notApplied;
+      }
+      done = true;
+    } catch (IOException e) {
+      // closing a parser over bytes in memory only releases its buffers
+      throw new IllegalStateException("closing a parser of payloads failed", e);
+    } finally {
+      if (!done) {
+        index = new RecordIndex();
+      }
+    }
+    position += appended.size();
   }
 
   /** Applies one change, or throws before touching the state. */

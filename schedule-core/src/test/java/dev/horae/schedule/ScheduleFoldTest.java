@@ -170,4 +170,34 @@ class ScheduleFoldTest {
     assertThat(fold.activeRecord("b")).isEmpty();
     assertThat(copy.seedLength()).isZero();
   }
+
+  @Test
+  void aFirstBatchReportsAChangeThatDoesNotDecodeBeforeOneThatDoesNotApply() {
+    // an empty fold applies as it decodes; the error stays the staged path's (decode failures first)
+    ScheduleFold fold = ScheduleFold.start(0);
+    assertThatThrownBy(() -> fold.absorb(log().create("a", T1).delete("b").change("{\"version\":2}").events()))
+        .hasMessage("schedule/change version must be 1");
+    assertThat(fold.seenIds()).isEmpty();
+    assertThat(fold.position()).isZero();
+    ScheduleFold same = ScheduleFold.start(0).absorb(log().create("x", T1).events());
+    assertThatThrownBy(() -> same.absorb(log().create("a", T1).delete("b").change("{\"version\":2}").events()))
+        .hasMessage("schedule/change version must be 1");
+  }
+
+  @Test
+  void aFailedFirstBatchLeavesAnEmptyFoldThatAbsorbsTheGoodLogAfterwards() {
+    ScheduleFold fold = ScheduleFold.start(0);
+    assertThat(fold.earliest()).isEmpty();
+    List<SessionEvent> bad = log().create("a", T0).create("b", T1).dispatch("c").create("d", T1).events();
+    assertThatThrownBy(() -> fold.absorb(bad)).hasMessage("schedule dispatch targets inactive id \"c\"");
+    assertThat(fold.state()).isEqualTo(ScheduleFold.start(0).state());
+    assertThat(fold.activeRecord("a")).isEmpty();
+    assertThat(fold.earliest()).isEmpty();
+    assertThat(fold.allocateId()).isEqualTo("schedule-1");
+    List<SessionEvent> good = log().create("b", T1).create("a", T0).delete("b").events();
+    fold.absorb(good);
+    assertThat(fold.state()).isEqualTo(ScheduleFold.fold(good, 0));
+    assertThat(fold.earliest()).map(ScheduleRecord::id).contains("a");
+    assertThat(fold.position()).isEqualTo(3);
+  }
 }

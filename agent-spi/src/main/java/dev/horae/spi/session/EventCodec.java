@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import org.jspecify.annotations.Nullable;
@@ -31,7 +32,31 @@ public final class EventCodec {
   private static final int CANONICAL_TYPES = 1024;
   private static final Map<String, String> TYPES = new ConcurrentHashMap<>();
 
+  // the type the last event read had: a log's events mostly repeat it, and comparing its text
+  // with the token's characters costs no string (a benign race: any value read is a canonical type)
+  private static volatile String lastType = "";
+
   private EventCodec() {}
+
+  // the token's text as its canonical string, built only when it is not the last type read
+  private static String type(JsonParser p) throws IOException {
+    String last = lastType;
+    int length = p.getTextLength();
+    if (length == last.length()) {
+      char[] chars = p.getTextCharacters();
+      int offset = p.getTextOffset();
+      boolean same = true;
+      for (int i = 0; i < length && same; i++) {
+        same = chars[offset + i] == last.charAt(i);
+      }
+      if (same) {
+        return last;
+      }
+    }
+    String type = canonical(p.getText());
+    lastType = type;
+    return type;
+  }
 
   private static String canonical(String type) {
     String known = TYPES.get(type);
@@ -74,44 +99,23 @@ public final class EventCodec {
   }
 
   /**
-   * Decodes an event written by {@link #toJson}.
+   * Decodes an event written by {@link #toJson}, with the decoder a store's load uses ({@link
+   * #readEvent}): the tree is walked as tokens, so the rules and their messages have one home.
    *
    * @param json the event object
    * @return the event, holding the text of {@code data} (later changes to the tree do not reach it)
    * @throws IllegalArgumentException when the shape is wrong
    */
   public static SessionEvent fromJson(JsonNode json) {
-    return decode(json);
+    try (JsonParser p = json.traverse()) {
+      p.nextToken();
+      return readEvent(p, null, 0, json);
+    } catch (IOException e) {
+      throw new IllegalStateException("walking a tree in memory failed", e);
+    }
   }
 
-  private static SessionEvent decode(JsonNode json) {
-    if (!json.isObject()) {
-      throw new IllegalArgumentException("event must be a JSON object");
-    }
-    JsonNode seq = json.get("seq");
-    JsonNode type = json.get("type");
-    JsonNode time = json.get("time");
-    JsonNode data = json.get("data");
-    long seqValue = integer("seq", seq != null && seq.isIntegralNumber() && seq.canConvertToLong(), seq);
-    if (type == null || !type.isTextual()) {
-      throw new IllegalArgumentException("event member \"type\" must be a string");
-    }
-    long timeValue = integer("time", time != null && time.isIntegralNumber() && time.canConvertToLong(), time);
-    if (data == null) {
-      throw new IllegalArgumentException("event member \"data\" is missing");
-    }
-    return new SessionEvent(seqValue, canonical(type.asText()), timeValue, data,
-        surfaceOp(json.get("surfaceOp")), sources(json.get("sourceEventSeqs")));
-  }
-
-  private static long integer(String member, boolean valid, @Nullable JsonNode value) {
-    if (!valid || value == null) {
-      throw new IllegalArgumentException("event member \"" + member + "\" must be an integer");
-    }
-    return value.longValue();
-  }
-
-  // the rules of the two optional members, for a tree and for the streaming reader alike
+  // the rules of the two optional members, read as trees (they are small and rare)
   private static Optional<SurfaceOp> surfaceOp(@Nullable JsonNode s) {
     if (s == null || s.isNull()) {
       return Optional.empty();
@@ -170,7 +174,7 @@ public final class EventCodec {
           continue;
         }
         try {
-          events.add(readEvent(p, utf8, offset));
+          events.add(readEvent(p, utf8, offset, null));
         } catch (IllegalArgumentException e) {
           // the first wrong event is the answer only if the rest of the text is JSON at all
           wrong = new Unreadable(false, List.copyOf(events), String.valueOf(e.getMessage()));
@@ -209,7 +213,7 @@ public final class EventCodec {
       }
       SessionEvent event;
       try {
-        event = readEvent(p, utf8, offset);
+        event = readEvent(p, utf8, offset, null);
       } catch (IllegalArgumentException e) {
         skipValue(p);
         requireEnd(p);
@@ -224,8 +228,139 @@ public final class EventCodec {
     }
   }
 
-  // the parser stands on the event's first token; it is left on the event's last token
-  private static SessionEvent readEvent(JsonParser p, byte[] utf8, int offset) throws IOException {
+  /**
+   * A reader of the arrays of consecutive stored texts in one buffer with one parser: a store that
+   * reads a million lines would otherwise create a parser per line ({@link #readArray}), whose
+   * set-up costs about as much as reading a short line. The texts are root values of one parser
+   * over {@code buffer[from, to)}; what lies between them (a line's end, the next line's frame) must
+   * be JSON white space when the parser reaches it, so a store overwrites a frame it has checked
+   * with spaces before reading its text.
+   *
+   * @param buffer the bytes, read in place (not copied) and not changed
+   * @param from where the parser starts: white space or the first text
+   * @param to the end of the last whole text in the buffer
+   * @return a reader for texts in {@code [from, to)}, in order
+   */
+  public static Texts texts(byte[] buffer, int from, int to) {
+    return new Texts(buffer, from, to);
+  }
+
+  /**
+   * Consecutive texts of one buffer read with one parser ({@link #texts}). {@link #read} gives a
+   * text's events only when they are exactly what {@link #readArray} of that text alone gives, and
+   * otherwise nothing; it never reports why. Not thread-safe.
+   */
+  public static final class Texts implements AutoCloseable {
+    private final byte[] buffer;
+    private final int from;
+    private final int to;
+    private @Nullable JsonParser parser;
+    /** Where the parser stands in the buffer: after the last text it read. */
+    private int at;
+
+    private Texts(byte[] buffer, int from, int to) {
+      Objects.checkFromToIndex(from, to, buffer.length);
+      this.buffer = buffer;
+      this.from = from;
+      this.to = to;
+      this.at = from;
+    }
+
+    /**
+     * The events of the text {@code buffer[offset, offset + length)}, when this reader can vouch
+     * that {@link #readArray} of the text alone gives the same events: the bytes from where the
+     * last text ended to {@code offset} are white space, the text is a non-empty array of events
+     * whose members are right, and after its array the text holds only white space. Anything else
+     * (a syntax error, a wrong member, a value that runs past the text, bytes that are not white
+     * space before it) gives nothing and spends the reader: the caller reads that text with
+     * {@link #readArray}, which gives the answer and the error, and a new reader for the texts
+     * after it.
+     *
+     * @param offset where the text starts, at or after the end of the last text read
+     * @param length how many bytes it has
+     * @return the events, or empty when the caller must read the text itself
+     */
+    public Optional<List<SessionEvent>> read(int offset, int length) {
+      if (at < 0 || offset < at || length < 0 || offset + length > to || !blank(at, offset)) {
+        return spent();
+      }
+      try {
+        JsonParser p = parser;
+        if (p == null) {
+          p = Json.mapper().getFactory().createParser(buffer, from, to - from);
+          parser = p;
+          if (!(p instanceof com.fasterxml.jackson.core.json.UTF8StreamJsonParser)) {
+            // the first bytes looked like another encoding: byte offsets mean nothing then
+            return spent();
+          }
+        }
+        int end = offset + length;
+        // white space up to offset was checked, so this token is the text's first one, if any
+        if (p.nextToken() != JsonToken.START_ARRAY || from + p.currentTokenLocation().getByteOffset() >= end) {
+          return spent();
+        }
+        List<SessionEvent> events = new ArrayList<>();
+        JsonToken t;
+        while ((t = p.nextToken()) != JsonToken.END_ARRAY) {
+          if (t == null) {
+            return spent();
+          }
+          events.add(readEvent(p, buffer, from, null));
+        }
+        long after = from + p.currentLocation().getByteOffset();
+        if (events.isEmpty() || after > end || !blank((int) after, end)) {
+          return spent();
+        }
+        at = (int) after;
+        return Optional.of(events);
+      } catch (IOException | IllegalArgumentException e) {
+        // readArray of the text gives the answer: the error's text, or the events before it
+        return spent();
+      }
+    }
+
+    // the bytes a parser skips between root values: space, tab, line feed, carriage return
+    private boolean blank(int start, int end) {
+      for (int i = start; i < end; i++) {
+        byte b = buffer[i];
+        if (b != ' ' && b != '\n' && b != '\r' && b != '\t') {
+          return false;
+        }
+      }
+      return true;
+    }
+
+    private Optional<List<SessionEvent>> spent() {
+      at = -1;
+      close();
+      return Optional.empty();
+    }
+
+    /** Releases the parser's buffers; the reader reads nothing more. */
+    @Override
+    public void close() {
+      JsonParser p = parser;
+      parser = null;
+      at = -1;
+      if (p != null) {
+        try {
+          p.close();
+        } catch (IOException e) {
+          // a parser over bytes in memory has no source to close: only its buffers are returned
+          throw new java.io.UncheckedIOException(e);
+        }
+      }
+    }
+  }
+
+  /**
+   * The one event decoder. The parser stands on the event's first token and is left on its last.
+   * It reads stored bytes ({@code utf8}, the payload kept as its slice of them) or walks a tree
+   * ({@code tree}, the event object itself: its payload and optional members are taken from it as
+   * they are, so a caller's tree is checked and written out as the constructor does).
+   */
+  private static SessionEvent readEvent(JsonParser p, byte @Nullable [] utf8, int offset, @Nullable JsonNode tree)
+      throws IOException {
     if (p.currentToken() != JsonToken.START_OBJECT) {
       throw new IllegalArgumentException("event must be a JSON object");
     }
@@ -235,25 +370,39 @@ public final class EventCodec {
     boolean timeValid = false;
     long time = 0;
     byte[] data = null;
+    JsonNode dataTree = null;
     JsonNode surface = null;
     JsonNode sources = null;
     while (p.nextToken() == JsonToken.FIELD_NAME) {
       String name = p.currentName();
       JsonToken value = p.nextToken();
       switch (name) {
+        // a value of the wrong kind is stepped over whole, so the members after it are read
         case "seq" -> {
           seqValid = isLong(p, value);
-          seq = seqValid ? p.getLongValue() : 0;
+          seq = seqValid ? p.getLongValue() : skip(p, utf8 != null);
         }
         case "time" -> {
           timeValid = isLong(p, value);
-          time = timeValid ? p.getLongValue() : 0;
+          time = timeValid ? p.getLongValue() : skip(p, utf8 != null);
         }
-        case "type" -> type = value == JsonToken.VALUE_STRING ? p.getText() : null;
-        case "data" -> data = slice(p, utf8, offset);
-        case "surfaceOp" -> surface = p.readValueAsTree();
-        case "sourceEventSeqs" -> sources = p.readValueAsTree();
-        default -> skipValue(p);
+        case "type" -> {
+          type = value == JsonToken.VALUE_STRING ? type(p) : null;
+          if (type == null) {
+            skip(p, utf8 != null);
+          }
+        }
+        case "data" -> {
+          if (utf8 != null) {
+            data = slice(p, utf8, offset);
+          } else {
+            p.skipChildren();
+            dataTree = member(tree, name);
+          }
+        }
+        case "surfaceOp" -> surface = utf8 != null ? p.readValueAsTree() : skipTo(p, member(tree, name));
+        case "sourceEventSeqs" -> sources = utf8 != null ? p.readValueAsTree() : skipTo(p, member(tree, name));
+        default -> skip(p, utf8 != null);
       }
     }
     if (!seqValid) {
@@ -265,15 +414,44 @@ public final class EventCodec {
     if (!timeValid) {
       throw new IllegalArgumentException("event member \"time\" must be an integer");
     }
-    if (data == null) {
+    if (data != null) {
+      return new SessionEvent(seq, type, time, data, surfaceOp(surface), sources(sources));
+    }
+    if (dataTree == null) {
       throw new IllegalArgumentException("event member \"data\" is missing");
     }
-    return new SessionEvent(seq, canonical(type), time, data, surfaceOp(surface), sources(sources));
+    return new SessionEvent(seq, type, time, dataTree, surfaceOp(surface), sources(sources));
   }
 
-  // an integer token the long holds: a tree would read it as an int or long node
+  // stored bytes are checked as a tree parse would check them; a walked tree was built already
+  private static long skip(JsonParser p, boolean stored) throws IOException {
+    if (stored) {
+      skipValue(p);
+    } else {
+      p.skipChildren();
+    }
+    return 0;
+  }
+
+  // a member of the walked tree, which the walk has just reached
+  private static JsonNode member(@Nullable JsonNode tree, String name) {
+    JsonNode node = tree == null ? null : tree.get(name);
+    if (node == null) {
+      throw new IllegalStateException("a walked tree has no member \"" + name + "\"");
+    }
+    return node;
+  }
+
+  private static JsonNode skipTo(JsonParser p, JsonNode node) throws IOException {
+    p.skipChildren();
+    return node;
+  }
+
+  // an integer token the long holds: a tree would read it as an int or long node (text reads as
+  // a big integer only beyond a long; a caller's tree may hold a small one)
   private static boolean isLong(JsonParser p, JsonToken value) throws IOException {
-    return value == JsonToken.VALUE_NUMBER_INT && p.getNumberType() != JsonParser.NumberType.BIG_INTEGER;
+    return value == JsonToken.VALUE_NUMBER_INT
+        && (p.getNumberType() != JsonParser.NumberType.BIG_INTEGER || p.getBigIntegerValue().bitLength() < 64);
   }
 
   // the payload's bytes exactly as stored, from its first byte to its last

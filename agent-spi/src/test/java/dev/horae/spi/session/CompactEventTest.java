@@ -77,6 +77,64 @@ class CompactEventTest {
   }
 
   @Test
+  void oneParserOverSeveralPayloadsReadsEachAsItsOwnParserDoes() throws Exception {
+    // numbers and strings side by side: each payload ends where its own parser's input ends
+    List<SessionEvent> events = read("[{\"seq\":0,\"type\":\"t\",\"time\":0,\"data\":12},"
+        + "{\"seq\":1,\"type\":\"t\",\"time\":0,\"data\":34},"
+        + "{\"seq\":2,\"type\":\"t\",\"time\":0,\"data\":\"x\"},"
+        + "{\"seq\":3,\"type\":\"t\",\"time\":0,\"data\":{ \"a\" : [1, 2.50, \"\\u00e9\"] }},"
+        + "{\"seq\":4,\"type\":\"t\",\"time\":0,\"data\":null},"
+        + "{\"seq\":5,\"type\":\"t\",\"time\":0,\"data\":-0.5e1}]");
+    StringBuilder big = new StringBuilder("{\"long\":\"");
+    for (int i = 0; i < 20_000; i++) {
+      big.append((char) ('a' + i % 26));
+    }
+    SessionEvent large = SessionEvent.of(6, "t", 0, Json.parse(big.append("\"}").toString()));
+    List<SessionEvent> all = new java.util.ArrayList<>(events);
+    // longer than a parser's input buffer, so a payload spans several reads of the stream
+    all.add(large);
+    all.add(events.get(0));
+    try (JsonParser shared = SessionEvent.dataParser(all)) {
+      for (SessionEvent event : all) {
+        try (JsonParser own = event.dataParser()) {
+          assertThat(tokens(shared)).isEqualTo(tokens(own));
+        }
+      }
+      assertThat(shared.nextToken()).isNull();
+    }
+    try (JsonParser none = SessionEvent.dataParser(List.of())) {
+      assertThat(none.nextToken()).isNull();
+    }
+  }
+
+  // the tokens of one value and their texts, read to the value's last token
+  private static List<String> tokens(JsonParser p) throws java.io.IOException {
+    List<String> out = new java.util.ArrayList<>();
+    int depth = 0;
+    do {
+      JsonToken t = p.nextToken();
+      out.add(t + " " + p.getText() + (t != null && t.isNumeric() ? " " + p.getNumberType() + " " + p.getDecimalValue() : ""));
+      depth += t == JsonToken.START_OBJECT || t == JsonToken.START_ARRAY ? 1
+          : t == JsonToken.END_OBJECT || t == JsonToken.END_ARRAY ? -1 : 0;
+    } while (depth > 0);
+    return out;
+  }
+
+  @Test
+  void eventsOfOneTypeShareOneTypeStringHoweverTheyAreRead() {
+    String type = new String("host/one-type".toCharArray());
+    SessionEvent a = read("[{\"seq\":0,\"type\":\"host/one-type\",\"time\":0,\"data\":0}]").get(0);
+    SessionEvent other = read("[{\"seq\":0,\"type\":\"host/other\",\"time\":0,\"data\":0}]").get(0);
+    SessionEvent b = read("[{\"seq\":0,\"type\":\"host/one-type\",\"time\":0,\"data\":0}]").get(0);
+    SessionEvent c = EventCodec.fromJson(EventCodec.toJson(SessionEvent.of(0, type, 0, Json.parse("0"))));
+    assertThat(b.type()).isSameAs(a.type()).isSameAs(c.type()).isEqualTo(type);
+    assertThat(other.type()).isEqualTo("host/other");
+    // a type as long as the last one but different is not taken for it
+    SessionEvent d = read("[{\"seq\":0,\"type\":\"host/one-typo\",\"time\":0,\"data\":0}]").get(0);
+    assertThat(d.type()).isEqualTo("host/one-typo");
+  }
+
+  @Test
   void equalityIsOnTheJsonValueNotOnItsText() {
     SessionEvent a = read("[{\"seq\":0,\"type\":\"t\",\"time\":1,\"data\":{\"a\":1,\"b\":[true]}}]").get(0);
     SessionEvent b = read("[{\"seq\":0,\"type\":\"t\",\"time\":1,\"data\": { \"b\" : [ true ] , \"a\" : 1 } }]").get(0);
@@ -143,6 +201,14 @@ class CompactEventTest {
     assertThat(unreadable("[{\"seq\":0,\"type\":\"t\",\"time\":1,\"data\":0,\"surfaceOp\":{\"op\":\"x\"}}]").getMessage())
         .isEqualTo("event member \"surfaceOp\" has unknown op \"x\"");
     assertThat(unreadable("[5]").getMessage()).isEqualTo("event must be a JSON object");
+    // a container where a scalar belongs is stepped over whole: the event, not the text, is wrong
+    for (String wrong : new String[] {"\"seq\":{\"a\":[1]}", "\"type\":[\"t\"]", "\"time\":{}"}) {
+      String text = "[{\"seq\":0,\"type\":\"t\",\"time\":1,\"data\":0," + wrong + "},{\"seq\":1,\"type\":\"t\",\"time\":1,\"data\":0}]";
+      EventCodec.Unreadable e = unreadable(text);
+      assertThat(e.syntax()).as(text).isFalse();
+      assertThat(e.getMessage()).as(text).startsWith("event member ").doesNotContain("content after");
+      assertThat(e.before()).hasValueSatisfying(before -> assertThat(before).isEmpty());
+    }
     EventCodec.Unreadable second = unreadable("[{\"seq\":0,\"type\":\"t\",\"time\":1,\"data\":0},{\"seq\":1}]");
     assertThat(second.syntax()).isFalse();
     assertThat(second.before()).hasValueSatisfying(before -> assertThat(before).hasSize(1));

@@ -63,6 +63,61 @@ class SessionCodecTest {
   }
 
   @Test
+  void theTreeDecoderIsTheStoredOneWalkingTheTree() {
+    // one decoder (readEvent): a tree of a text decodes to what the text's bytes decode to
+    List<String> texts = List.of(
+        "{\"seq\":0,\"type\":\"t\",\"time\":1,\"data\":{\"a\":[1,2.50,\"x\"]}}",
+        "{\"data\":null,\"time\":-5,\"type\":\"u\",\"seq\":7,\"surfaceOp\":{\"op\":\"replace\",\"start\":1,\"end\":3},"
+            + "\"sourceEventSeqs\":[1,2],\"other\":{\"x\":1.5}}",
+        "{\"seq\":0,\"type\":\"t\",\"time\":1,\"data\":0,\"surfaceOp\":null,\"sourceEventSeqs\":\"no\"}",
+        "{\"seq\":\"x\",\"type\":\"t\",\"time\":1,\"data\":{}}",
+        "{\"seq\":1.0,\"type\":\"t\",\"time\":1,\"data\":{}}",
+        "{\"seq\":99999999999999999999,\"type\":\"t\",\"time\":1,\"data\":{}}",
+        "{\"seq\":0,\"type\":[],\"time\":1,\"data\":{}}",
+        "{\"seq\":0,\"type\":\"t\",\"time\":null,\"data\":{}}",
+        "{\"seq\":0,\"type\":\"t\",\"time\":1}",
+        "{\"seq\":0,\"type\":\"t\",\"time\":1,\"data\":1,\"surfaceOp\":{\"op\":\"x\"}}",
+        "{\"seq\":-1,\"type\":\"t\",\"time\":1,\"data\":1}",
+        "{\"seq\":0,\"type\":\" \",\"time\":1,\"data\":1}",
+        "[1]",
+        "5");
+    for (String text : texts) {
+      byte[] utf8 = text.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+      assertThat(outcome(() -> EventCodec.fromJson(Json.parse(text)))).as(text)
+          .isEqualTo(outcome(() -> EventCodec.readEvent(utf8, 0, utf8.length)));
+    }
+  }
+
+  @Test
+  void theTreeDecoderTakesATreesOwnNodesAsTheConstructorDoes() {
+    com.fasterxml.jackson.databind.node.ObjectNode tree = Json.mapper().createObjectNode();
+    // a big-integer node a long holds, as a caller's tree may carry one
+    tree.put("seq", java.math.BigInteger.valueOf(3)).put("type", "t").put("time", 1L);
+    tree.putObject("data").put("d", 1.5);
+    tree.put("ignored", Double.NaN);
+    SessionEvent event = EventCodec.fromJson(tree);
+    assertThat(event.seq()).isEqualTo(3);
+    assertThat(Json.write(event.data())).isEqualTo("{\"d\":1.5}");
+    com.fasterxml.jackson.databind.JsonNode deep = Json.mapper().createArrayNode();
+    for (int i = 0; i < 1000; i++) {
+      deep = Json.mapper().createArrayNode().add(deep);
+    }
+    tree.set("data", deep);
+    assertThatThrownBy(() -> EventCodec.fromJson(tree))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("cannot be stored and read back");
+  }
+
+  // the event written out, or the error's message (the tree path's IllegalArgumentException and
+  // the bytes' Unreadable carry the same texts)
+  private static String outcome(java.util.function.Supplier<SessionEvent> decode) {
+    try {
+      return EventCodec.write(decode.get());
+    } catch (IllegalArgumentException | EventCodec.Unreadable e) {
+      return "error: " + e.getMessage();
+    }
+  }
+
+  @Test
   void unpairedSurrogatesAreWrittenAsEscapesSoUtf8BytesReadBackTheSameText() {
     // found by the fuzz module: written raw, the UTF-8 bytes held "?" and the file store read
     // back another string than it had acknowledged

@@ -228,7 +228,7 @@ public final class RecordIndex {
       return false;
     }
     Slot slot = new Slot(record, count);
-    add(slot, cell);
+    add(slot, cell, id.hashCode());
     link(slot);
     return true;
   }
@@ -350,7 +350,22 @@ public final class RecordIndex {
    * every probe landing in one walks to its end.
    */
   private static int home(int hash, int[] table) {
-    return (hash * 0x9E3779B9) >>> (Integer.numberOfLeadingZeros(table.length) + 1);
+    return scatter(hash) >>> (Integer.numberOfLeadingZeros(table.length) + 1);
+  }
+
+  private static int scatter(int hash) {
+    return hash * 0x9E3779B9;
+  }
+
+  /**
+   * The bits of a cell above its position: the scattered hash's low bits, which the home does not
+   * use. A cell holds {@code position + 1} in its low bits (the table is more than a third larger
+   * than the entries, so that fits below the table's length) and this tag above them, so a probe
+   * passes a cell of another id without reading its entry (a read of the entry, then of its id's
+   * bytes, for every cell a probe walks was most of a create's cost on a million-id open).
+   */
+  private static int tag(int hash, int[] table) {
+    return scatter(hash) << (31 - Integer.numberOfLeadingZeros(table.length));
   }
 
   /** The entry position of this id, or -1 when it was never seen. */
@@ -368,23 +383,29 @@ public final class RecordIndex {
       return Integer.MAX_VALUE;
     }
     int mask = table.length - 1;
-    for (int cell = home(id.hashCode(), table); ; cell = (cell + 1) & mask) {
+    int hash = id.hashCode();
+    int tag = tag(hash, table);
+    for (int cell = home(hash, table); ; cell = (cell + 1) & mask) {
       int t = table[cell];
       if (t == 0) {
         return cell;
       }
-      Object entry = entries[t - 1];
+      if ((t & ~mask) != tag) {
+        continue;
+      }
+      int position = t & mask;
+      Object entry = entries[position - 1];
       boolean same = entry instanceof Slot slot
           ? CompactText.equals(slot.id, slot.idWide, id)
           : entry.equals(id);
       if (same) {
-        return -t;
+        return -position;
       }
     }
   }
 
   /** Appends a new entry (an id never seen) and indexes it at the free cell its probe found. */
-  private void add(Object entry, int freeCell) {
+  private void add(Object entry, int freeCell, int hash) {
     if (count == entries.length) {
       entries = Arrays.copyOf(entries, Math.max(16, count + (count >> 1)));
     }
@@ -395,7 +416,7 @@ public final class RecordIndex {
       // a new table: the cell found in the old one means nothing there
       rehash(Math.max(16, table.length * 2));
     } else {
-      table[freeCell] = count;
+      table[freeCell] = tag(hash, table) | count;
     }
   }
 
@@ -405,7 +426,7 @@ public final class RecordIndex {
     while (table[cell] != 0) {
       cell = (cell + 1) & mask;
     }
-    table[cell] = position + 1;
+    table[cell] = tag(hash, table) | (position + 1);
   }
 
   private void rehash(int capacity) {

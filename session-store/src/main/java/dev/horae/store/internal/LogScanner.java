@@ -1,5 +1,7 @@
 package dev.horae.store.internal;
 
+import dev.horae.spi.session.EventCodec;
+import dev.horae.spi.session.EventCodec.Texts;
 import dev.horae.spi.session.SessionEvent;
 import dev.horae.store.CommitLogCorruptException;
 import dev.horae.store.internal.frame.LineFrame;
@@ -12,6 +14,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Replays an event file. Every line must decode and continue the seqs; the only bad line tolerated
@@ -56,6 +59,14 @@ final class LogScanner {
    * @throws IOException when the file cannot be read
    */
   static Scan scan(Path file) throws IOException {
+    return scan(file, true);
+  }
+
+  /**
+   * {@link #scan(Path)}, with the good lines read by one parser per buffer ({@code oneParser}, what
+   * a load does) or each by its own (the reference the tests compare it with).
+   */
+  static Scan scan(Path file, boolean oneParser) throws IOException {
     List<SessionEvent> events = new ArrayList<>();
     // lines are decoded where they were read: no byte is copied into a line buffer first
     byte[] buffer = new byte[CHUNK];
@@ -65,9 +76,11 @@ final class LogScanner {
     long lineNumber = 0;
     long lineStart = 0;
     Pending pending = null;
-    try (InputStream in = Files.newInputStream(file)) {
+    OneParser parser = new OneParser();
+    try (InputStream in = Files.newInputStream(file); parser) {
       while (true) {
         int newline;
+        parser.reset(lastNewline(buffer, start + searched, filled) + 1);
         while ((newline = indexOfNewline(buffer, start + searched, filled)) >= 0) {
           int length = newline - start;
           lineNumber++;
@@ -75,7 +88,9 @@ final class LogScanner {
             throw corrupt(file, pending);
           }
           long seq = events.size();
-          LineResult result = LineFrame.decode(buffer, start, length, seq);
+          LineResult result = oneParser
+              ? LineFrame.decode(buffer, start, length, seq, parser)
+              : LineFrame.decode(buffer, start, length, seq);
           if (result instanceof LineResult.Good good) {
             events.addAll(good.events());
           } else if (result instanceof LineResult.SeqGap gap) {
@@ -89,6 +104,7 @@ final class LogScanner {
           searched = 0;
         }
         // the unfinished line moves to the front; a line longer than the buffer doubles it
+        parser.reset(0);
         searched = filled - start;
         System.arraycopy(buffer, start, buffer, 0, filled - start);
         filled -= start;
@@ -114,6 +130,64 @@ final class LogScanner {
       return new Scan(events, pending.start(), Optional.of(new Torn(pending.line(), pending.bytes(), pending.why())));
     }
     return new Scan(events, lineStart, Optional.empty());
+  }
+
+  /** The last newline in {@code [from, to)}, or {@code from - 1} when there is none. */
+  private static int lastNewline(byte[] bytes, int from, int to) {
+    for (int i = to - 1; i >= from; i--) {
+      if (bytes[i] == '\n') {
+        return i;
+      }
+    }
+    return from - 1;
+  }
+
+  /**
+   * Reads the JSON of the good lines of one buffer's whole lines with one parser ({@link
+   * EventCodec.Texts}) instead of one per line. A good line's checksum and its space are
+   * overwritten with spaces before its JSON is read (the checksum covers only the JSON and was
+   * checked), so the parser steps over them as white space between one line's array and the next.
+   * A line the parser cannot vouch for is read on its own by {@link LineFrame}, and the lines after
+   * it by a new parser.
+   */
+  private static final class OneParser implements LineFrame.FirstRead, AutoCloseable {
+    private @Nullable Texts texts;
+    /** The end of the buffer's last whole line: the parser reads no further. */
+    private int end;
+
+    /** Forgets the parser: the buffer's lines end at {@code end} now, or the buffer moves. */
+    void reset(int end) {
+      close();
+      this.end = end;
+    }
+
+    @Override
+    public Optional<List<SessionEvent>> read(byte[] buffer, int line, int json, int length) {
+      if (json + length > end) {
+        return Optional.empty();
+      }
+      Arrays.fill(buffer, line, json, (byte) ' ');
+      Texts t = texts;
+      if (t == null) {
+        t = EventCodec.texts(buffer, line, end);
+        texts = t;
+      }
+      Optional<List<SessionEvent>> events = t.read(json, length);
+      if (events.isEmpty()) {
+        // that reader is spent; the next line starts a new one
+        close();
+      }
+      return events;
+    }
+
+    @Override
+    public void close() {
+      Texts t = texts;
+      texts = null;
+      if (t != null) {
+        t.close();
+      }
+    }
   }
 
   private static int indexOfNewline(byte[] bytes, int from, int to) {

@@ -4,6 +4,7 @@ import dev.horae.spi.session.EventCodec;
 import dev.horae.spi.session.SessionEvent;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Optional;
 import java.util.zip.CRC32C;
 
 /**
@@ -66,6 +67,43 @@ public final class LineFrame {
    * @return the decoded events, or why the line is bad
    */
   public static LineResult decode(byte[] buffer, int offset, int length, long expectedSeq) {
+    return decode(buffer, offset, length, expectedSeq, NO_FIRST_READ);
+  }
+
+  /**
+   * A reader a good line's JSON is offered to before {@link EventCodec#readArray} reads it: a
+   * scanner of many lines reads them with one parser ({@link EventCodec.Texts}).
+   */
+  @FunctionalInterface
+  public interface FirstRead {
+    /**
+     * The events of a line whose frame and checksum are good, when this reader can vouch that
+     * they are what {@link EventCodec#readArray} of its JSON gives.
+     *
+     * @param buffer the bytes holding the line
+     * @param line where the line starts (its checksum)
+     * @param json where its JSON starts
+     * @param length how many bytes the JSON has
+     * @return the events, or empty to have the JSON read by {@link EventCodec#readArray}
+     */
+    Optional<List<SessionEvent>> read(byte[] buffer, int line, int json, int length);
+  }
+
+  private static final FirstRead NO_FIRST_READ = (buffer, line, json, length) -> Optional.empty();
+
+  /**
+   * {@link #decode(byte[], int, int, long)}, offering the JSON of a line whose frame and checksum
+   * are good to {@code first} before reading it with {@link EventCodec#readArray}; the result is
+   * the same either way.
+   *
+   * @param buffer the bytes holding the line
+   * @param offset where the line starts
+   * @param length number of bytes that belong to it
+   * @param expectedSeq the seq its first event must carry (the number of events before it)
+   * @param first the first reader of a good line's JSON
+   * @return the decoded events, or why the line is bad
+   */
+  public static LineResult decode(byte[] buffer, int offset, int length, long expectedSeq, FirstRead first) {
     if (length == 0) {
       return new LineResult.BadFrame("empty line");
     }
@@ -81,6 +119,10 @@ public final class LineFrame {
       // the texts are built only for a bad line: a million good lines format nothing
       return new LineResult.BadFrame("crc mismatch (stored " + new String(buffer, offset, CRC_HEX_DIGITS, StandardCharsets.US_ASCII)
           + ", computed " + String.format("%08x", crc.getValue()) + ")");
+    }
+    Optional<List<SessionEvent>> read = first.read(buffer, offset, json, jsonLength);
+    if (read.isPresent()) {
+      return gap(read.get(), expectedSeq).orElse(new LineResult.Good(read.get()));
     }
     List<SessionEvent> events;
     try {
@@ -103,15 +145,15 @@ public final class LineFrame {
     return gap(events, expectedSeq).orElse(new LineResult.Good(events));
   }
 
-  private static java.util.Optional<LineResult> gap(List<SessionEvent> events, long expectedSeq) {
+  private static Optional<LineResult> gap(List<SessionEvent> events, long expectedSeq) {
     long next = expectedSeq;
     for (SessionEvent event : events) {
       if (event.seq() != next) {
-        return java.util.Optional.of(new LineResult.SeqGap(next, event.seq()));
+        return Optional.of(new LineResult.SeqGap(next, event.seq()));
       }
       next++;
     }
-    return java.util.Optional.empty();
+    return Optional.empty();
   }
 
   /**
