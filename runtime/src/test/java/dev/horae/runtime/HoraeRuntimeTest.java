@@ -172,6 +172,29 @@ class HoraeRuntimeTest {
     assertThat(((ChatMessage.User) last.get(6)).text()).isEqualTo("once more");
   }
 
+  /** A timer service whose cancel comes too late: the release of an earlier idle spell still runs. */
+  @Test
+  void aReleaseArmedBeforeALaterTurnDoesNothingEvenWhenItsTimerStillFires() throws Exception {
+    ManualTimers time = new ManualTimers(Instant.parse("2026-12-01T10:00:00Z"));
+    dev.horae.spi.time.Timers uncancellable = (delay, task) -> {
+      var unused = time.schedule(delay, task);
+      return () -> { };
+    };
+    try (HoraeRuntime horae = HoraeRuntime.builder().clock(time).timers(uncancellable).model(echoThenAnswers()).build()) {
+      horae.tools().register(echo());
+      RuntimeAgent agent = horae.openAgent("s-late");
+      horae.prompt(agent, "say hi");
+      settle(agent);
+      time.advance(java.time.Duration.ofSeconds(30));
+      horae.prompt(agent, "again");
+      settle(agent);
+      time.advance(java.time.Duration.ofSeconds(30));
+      assertThat(agent.holdsHistory()).as("the first idle spell's release ran after a later turn").isTrue();
+      time.advance(java.time.Duration.ofSeconds(30));
+      assertThat(agent.holdsHistory()).isFalse();
+    }
+  }
+
   @Test
   void aZeroRetentionReleasesTheHistoryAtEveryIdleAndEveryRequestIsStillWhole() throws Exception {
     ManualTimers time = new ManualTimers(Instant.parse("2026-12-01T10:00:00Z"));

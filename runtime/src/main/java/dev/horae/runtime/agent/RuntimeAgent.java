@@ -158,11 +158,7 @@ public class RuntimeAgent implements Agent {
   }
 
   /** Arms the release of the projection for the idle spell that just began. */
-  private void armHistoryRelease() {
-    long spell;
-    synchronized (this) {
-      spell = idleSpells;
-    }
+  private void armHistoryRelease(long spell) {
     Cancellable release = registry.idleHistory().schedule(() -> releaseHistory(spell));
     synchronized (this) {
       if (idleSpells == spell && phase == Phase.IDLE) {
@@ -677,6 +673,7 @@ public class RuntimeAgent implements Agent {
 
   /** Called by the registry when a turn ended; returns true when the driver must go on. */
   boolean finishDriverOrContinue() {
+    long spell;
     synchronized (this) {
       if (phase == Phase.PARKED) {
         return false;
@@ -686,9 +683,9 @@ public class RuntimeAgent implements Agent {
       }
       phase = Phase.IDLE;
       latchedWake = false;
-      idleSpells++;
+      spell = ++idleSpells;
     }
-    armHistoryRelease();
+    armHistoryRelease(spell);
     registry.fireStatus(this, AgentStatus.IDLE);
     checkIdle();
     return false;
