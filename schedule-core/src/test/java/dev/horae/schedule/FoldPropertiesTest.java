@@ -131,7 +131,7 @@ class FoldPropertiesTest {
     }
     ScheduleFold fold = ScheduleFold.start(0);
     fold.absorb(events);
-    for (int step = 0; step < 900; step++) {
+    for (int step = 0, steps = PropertySteps.of(900); step < steps; step++) {
       String expected = ScheduleIds.allocate(ScheduleFold.fold(events, 0).seenIds());
       assertThat(fold.allocateId()).isEqualTo(expected);
       assertThat(fold.copy().allocateId()).isEqualTo(expected);
@@ -192,7 +192,7 @@ class FoldPropertiesTest {
     List<SessionEvent> events = randomValidLog(rnd, 60);
     int parsed = 0;
     int corrupt = 0;
-    for (int trial = 0; trial < 800; trial++) {
+    for (int trial = 0, trials = PropertySteps.of(800); trial < trials; trial++) {
       int victim = rnd.nextInt(events.size());
       byte[] bytes = Json.write(events.get(victim).data()).getBytes(java.nio.charset.StandardCharsets.UTF_8);
       bytes[rnd.nextInt(bytes.length)] = (byte) (0x20 + rnd.nextInt(0x5f));

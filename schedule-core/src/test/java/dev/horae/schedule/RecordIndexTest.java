@@ -44,11 +44,12 @@ class RecordIndexTest {
     Random rnd = new Random(seed);
     RecordIndex set = new RecordIndex();
     // the due-order heap is built at the first earliest(): from the start, or after many changes
-    int firstAsk = rnd.nextBoolean() ? 0 : 5_000;
+    int steps = PropertySteps.of(20_000);
+    int firstAsk = rnd.nextBoolean() ? 0 : steps / 4;
     Map<String, ScheduleRecord> model = new LinkedHashMap<>();
     List<String> ids = new ArrayList<>();
     int order = 0;
-    for (int step = 0; step < 20_000; step++) {
+    for (int step = 0; step < steps; step++) {
       if (model.isEmpty() || rnd.nextInt(10) < 6) {
         // few distinct targets, so ties are common
         String id = "schedule-" + (order + 1);
