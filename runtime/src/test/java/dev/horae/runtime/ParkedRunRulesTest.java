@@ -331,4 +331,38 @@ class ParkedRunRulesTest {
     assertThatThrownBy(() -> HoraeRuntime.builder().gatePlugins(List.of(outside)))
         .isInstanceOfSatisfying(EnvMergeException.class, e -> assertThat(e.code()).isEqualTo("boundViolation"));
   }
+
+  // ---- docs/runtime.md -------------------------------------------------------------------------
+
+  @Test
+  void theRuntimeDocsSnippetForParkedRunsDoesWhatItsCommentsSay() throws Exception {
+    HoraeRuntimeTest.Recording model = callThenDone("lookup");
+    AtomicInteger runs = new AtomicInteger();
+    ToolDefinition lookup = counting("lookup", runs);
+    InstantSource clock = InstantSource.system();
+    dev.horae.gate.Plugin ops = GateJson.decodePlugin(Json.parse(
+        "{\"manifest\":{\"id\":\"ops\",\"bound\":{\"actionKinds\":{\"type\":\"any\"}}},\"contributions\":{\"actionKinds\":[\"deploy\"]}}"));
+    // the snippet of docs/runtime.md, "Durable gates", line for line
+    HoraeRuntime runtime = HoraeRuntime.builder()
+        .model(model)
+        .awaitDeadline(Duration.ofHours(1))                    // a ticket is answerable for an hour
+        .gatePlugins(List.of(ops))                             // ops contributes the action kind "deploy"
+        .build();
+    var client = runtime.tools().registerClientExecuted(lookup); // the model sees it; the host never runs it
+    // (a turn parks on the client's call)
+    try (runtime; client) {
+      parked(runtime, "s-docs");
+      AwaitingCall call = runtime.awaiting().get(0);
+      ResumeOutcome cancelled = runtime.cancel(call.runId()).toCompletableFuture().join(); // ended(cancelled), turn/end "aborted"
+      ResumeOutcome stopped = runtime.stop(call.runId(), "budget").toCompletableFuture().join(); // now: that state, nothing written
+      var answered = runtime.resume(ResumeCommand.fromTicket(call.ticket(), // a client tool's result: that call id only
+          new ResumeResult.ToolResult(ToolOutput.success(call.callId(), TextNode.valueOf("42"))), clock.millis()));
+      // what the comments say
+      assertThat(call.ticket().deadlineMs()).isPresent();
+      assertThat(cancelled).isEqualTo(new ResumeOutcome.Advanced(RunState.ended(EndCause.cancelled())));
+      assertThat(stopped).isEqualTo(new ResumeOutcome.Advanced(RunState.ended(EndCause.cancelled())));
+      assertThat(code(get(answered))).isEqualTo("notAwaiting");
+    }
+    assertThat(runs).hasValue(0);
+  }
 }
