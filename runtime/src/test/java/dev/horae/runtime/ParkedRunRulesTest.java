@@ -36,7 +36,6 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -54,14 +53,7 @@ class ParkedRunRulesTest {
   private static final Instant START = Instant.parse("2026-12-01T10:00:00Z");
 
   private static ToolDefinition counting(String name, AtomicInteger runs) {
-    return ToolDefinition.builder(name)
-        .description("Counts its runs.")
-        .parameters(Json.parse("{\"type\":\"object\"}"))
-        .body((args, exec) -> {
-          runs.incrementAndGet();
-          return CompletableFuture.completedFuture(Json.parse("{\"ok\":true}"));
-        })
-        .build();
+    return TurnEngineRulesTest.counting(name, runs);
   }
 
   private static HoraeRuntimeTest.Recording callThenDone(String tool) {
@@ -76,12 +68,7 @@ class ParkedRunRulesTest {
 
   /** Opens the session's agent and prompts it; returns once its call awaits. */
   private static RuntimeAgent parked(HoraeRuntime horae, String sessionId) throws InterruptedException {
-    RuntimeAgent agent = horae.openAgent(sessionId);
-    CountDownLatch parked = new CountDownLatch(1);
-    var unused = horae.onAwaiting(c -> parked.countDown());
-    horae.prompt(agent, "do it");
-    assertThat(parked.await(20, TimeUnit.SECONDS)).isTrue();
-    return agent;
+    return TurnEngineRulesTest.parkedAgent(horae, sessionId);
   }
 
   private static ResumeOutcome get(java.util.concurrent.CompletionStage<ResumeOutcome> stage) throws Exception {

@@ -220,13 +220,7 @@ public final class TurnRun {
    * @return a stage that fails with {@code runHeadMoved} when another answer landed first
    */
   public CompletionStage<Void> deny(ToolCall call, ToolOutput output) {
-    ToolBatch b;
-    try {
-      b = batch.orElseThrow().complete(call.callId(), output);
-    } catch (RuntimeException e) {
-      return CompletableFuture.failedFuture(e);
-    }
-    return commit(new RunDisposition.Running(runId), b, List.of(ThreadCommit.permissionDecided(call, "denied")));
+    return completeAwaiting(call, output, List.of(ThreadCommit.permissionDecided(call, "denied")));
   }
 
   /**
@@ -239,13 +233,18 @@ public final class TurnRun {
    * @return a stage that fails with {@code runHeadMoved} when another answer landed first
    */
   public CompletionStage<Void> supply(ToolCall call, ToolOutput output) {
+    return completeAwaiting(call, output, List.of());
+  }
+
+  /** Completes the awaiting call with {@code output} and runs the Run on, in one commit with {@code audit}. */
+  private CompletionStage<Void> completeAwaiting(ToolCall call, ToolOutput output, List<JsonNode> audit) {
     ToolBatch b;
     try {
       b = batch.orElseThrow().complete(call.callId(), output);
     } catch (RuntimeException e) {
       return CompletableFuture.failedFuture(e);
     }
-    return commit(new RunDisposition.Running(runId), b, List.of());
+    return commit(new RunDisposition.Running(runId), b, audit);
   }
 
   /**
