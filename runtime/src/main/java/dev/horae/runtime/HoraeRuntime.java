@@ -474,7 +474,8 @@ public final class HoraeRuntime implements Host, AutoCloseable {
 
   /**
    * Every tool call an open agent's turn is parked on, waiting for a person ({@code
-   * toolPermission}) or the dispatcher ({@code scheduledAction}).
+   * toolPermission}), the dispatcher ({@code scheduledAction}) or the client that executes the tool
+   * ({@code externalEvent}, gate specification §8.4).
    *
    * @return the parked calls
    */

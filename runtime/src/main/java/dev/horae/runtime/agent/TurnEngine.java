@@ -70,13 +70,16 @@ import org.jspecify.annotations.Nullable;
  * {@code aborted}, {@code error} or {@code max-tokens}.
  *
  * <p>Allow, block and set-result act at once. {@code requireConfirmation} and {@code schedule}
- * park the turn: the step's tool batch and a resume ticket for the exact call are committed to
- * the session log as a {@code gate/commit} (gate specification §8.1, §12.0), the turn stays open
- * and the agent holds no thread. {@link #resume} continues that same turn — the answered call,
+ * (without an action kind, or with one the gate plugins contribute), and a call of a
+ * client-executed tool (which bypasses the gates, gate specification §8.4), park the turn: the
+ * step's tool batch and a resume ticket for the exact call are committed to the session log as a
+ * {@code gate/commit} (gate specification §8.1, §12.0), the turn stays open and the agent holds
+ * no thread. {@link #resume} continues that same turn — the answered call,
  * the step's remaining calls through the gates again, then the next steps with their pre-step
  * readings. A {@code schedule}d call is performed by the dispatcher (at once when the engine
  * dispatches, or when the embedder asks), and after a restart on the same data the reopened
- * agent finds its parked call again.
+ * agent finds its parked call again. The embedder may instead end a parked turn's Run ({@link
+ * #halt}: cancel or stop, gate specification §9.5).
  *
  * <p>The loop is iterative: each step is a stage that the next step chains onto only after it
  * completed, so a long turn never deepens the stack.
