@@ -61,7 +61,16 @@ final class GateRun {
   private RuntimeAgent agent;
   private SessionCommitStore commits;
 
+  /** Members the old engine's {@code run.runtime} took: the host setup and the turn's own ids carry them now. */
+  private static final List<String> MOVED = List.of("plugins", "selected", "snapshot", "maxSteps", "deadlineAfterMs");
+
   GateRun(JsonNode config, ScenarioHost host, Agent agent) {
+    for (String m : MOVED) {
+      if (config.has(m)) {
+        throw new IllegalArgumentException("run.runtime takes no \"" + m + "\": gate plugins and deadlines are host setup"
+            + " (gatePlugins, awaitDeadlineMs), the snapshot is the agent's own and the turn has no step ceiling");
+      }
+    }
     this.config = config;
     this.host = host;
     this.agent = runtimeAgent(agent);
