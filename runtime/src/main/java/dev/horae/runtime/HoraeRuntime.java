@@ -44,11 +44,10 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import dev.horae.gate.AwaitReason;
 import dev.horae.gate.PermissionDecision;
+import dev.horae.gate.ResolvedExecutionEnv;
 import dev.horae.gate.ResumeCommand;
 import dev.horae.gate.ResumeResult;
-import dev.horae.gate.runtime.GateRuntimeException;
 import dev.horae.gate.runtime.ResumeOutcome;
 import dev.horae.gate.runtime.ScheduledActionDueIndex;
 import dev.horae.runtime.gate.AwaitingCall;
@@ -160,7 +159,8 @@ public final class HoraeRuntime implements Host, AutoCloseable {
       this.sessions = LogSessions.over(store, clock, warnings);
     }
     this.core = HostServices.assemble(sessions, drivers, warnings, RuntimeAgents.defaultFactory(), true, clock, b.dispatch,
-        IdleHistory.after(b.idleHistoryRetention != null ? b.idleHistoryRetention : IdleHistory.DEFAULT_RETENTION, timers));
+        IdleHistory.after(b.idleHistoryRetention != null ? b.idleHistoryRetention : IdleHistory.DEFAULT_RETENTION, timers),
+        Optional.ofNullable(b.awaitDeadline), b.environment);
     // a leased runtime's direct persists are fenced too
     core.provide(SessionStore.class, keeper != null ? keeper : store);
     if (keeper != null) {
@@ -474,7 +474,8 @@ public final class HoraeRuntime implements Host, AutoCloseable {
 
   /**
    * Every tool call an open agent's turn is parked on, waiting for a person ({@code
-   * toolPermission}) or the dispatcher ({@code scheduledAction}).
+   * toolPermission}), the dispatcher ({@code scheduledAction}) or the client that executes the tool
+   * ({@code externalEvent}, gate specification §8.4).
    *
    * @return the parked calls
    */
@@ -493,11 +494,7 @@ public final class HoraeRuntime implements Host, AutoCloseable {
    */
   public CompletionStage<ResumeOutcome> resume(ResumeCommand command) {
     Objects.requireNonNull(command, "command");
-    Optional<RuntimeAgent> agent = agentOf(command.threadId());
-    if (agent.isEmpty()) {
-      return CompletableFuture.completedFuture(notOpen(command.threadId()));
-    }
-    return core.agents().resume(agent.get(), command);
+    return core.agents().resume(command);
   }
 
   /**
@@ -531,41 +528,41 @@ public final class HoraeRuntime implements Host, AutoCloseable {
    * @return a stage with one outcome per action found
    */
   public CompletionStage<List<ResumeOutcome>> performScheduledActions() {
-    CompletionStage<List<ResumeOutcome>> chain = CompletableFuture.completedFuture(new ArrayList<>());
-    for (AwaitingCall call : awaiting()) {
-      if (call.reason() != AwaitReason.SCHEDULED_ACTION) {
-        continue;
-      }
-      Optional<RuntimeAgent> agent = agentOf(call.sessionId());
-      if (agent.isEmpty()) {
-        continue;
-      }
-      chain = chain.thenCompose(list -> core.agents().performScheduled(agent.get()).thenApply(o -> {
-        list.add(o);
-        return list;
-      }));
-    }
-    return chain;
+    return core.agents().performScheduledActions();
+  }
+
+  /**
+   * Cancels a parked turn's Run (gate specification §9.5): it ends {@code cancelled}, its ticket is
+   * gone, the waiting call reads {@code Error: aborted} and the turn ends {@code aborted}; a later
+   * answer or perform is {@code notAwaiting}. A Run that has already ended stays as it is and its
+   * terminal state is the answer.
+   *
+   * @param runId the Run ({@link AwaitingCall#runId()})
+   * @return a stage with the Run's terminal state, or a rejection ({@code notAwaiting}, {@code agentNotOpen})
+   */
+  public CompletionStage<ResumeOutcome> cancel(String runId) {
+    Objects.requireNonNull(runId, "runId");
+    return core.agents().cancel(runId);
+  }
+
+  /**
+   * Stops a parked turn's Run for a policy of yours (a budget, a ceiling): as {@link #cancel}, but
+   * it ends {@code stopped(reason)}, the waiting call reads {@code Error: stopped: <reason>} and the
+   * turn ends {@code blocked}.
+   *
+   * @param runId the Run
+   * @param reason why, recorded in the Run's terminal fact
+   * @return a stage with the Run's terminal state, or a rejection
+   */
+  public CompletionStage<ResumeOutcome> stop(String runId, String reason) {
+    Objects.requireNonNull(runId, "runId");
+    Objects.requireNonNull(reason, "reason");
+    return core.agents().stop(runId, reason);
   }
 
   private CompletionStage<ResumeOutcome> answer(String runId, ResumeResult result) {
     Objects.requireNonNull(runId, "runId");
-    for (AwaitingCall call : awaiting()) {
-      if (call.runId().equals(runId)) {
-        return resume(ResumeCommand.fromTicket(call.ticket(), result, clock.millis()));
-      }
-    }
-    return CompletableFuture.completedFuture(
-        new ResumeOutcome.Rejected("notAwaiting", "run is not awaiting", GateRuntimeException.Category.EXECUTION));
-  }
-
-  private Optional<RuntimeAgent> agentOf(String sessionId) {
-    return core.agents().get(sessionId).map(RuntimeAgent.class::cast);
-  }
-
-  private static ResumeOutcome notOpen(String threadId) {
-    return new ResumeOutcome.Rejected("agentNotOpen",
-        "no open agent holds session " + threadId + "; open it with openAgent first", GateRuntimeException.Category.EXECUTION);
+    return core.agents().answer(runId, result);
   }
 
   /**
@@ -718,6 +715,8 @@ public final class HoraeRuntime implements Host, AutoCloseable {
     private @Nullable DueIndexer dueIndexer;
     private DueSessions.@Nullable Settings dueSettings;
     private @Nullable Duration idleHistoryRetention;
+    private @Nullable Duration awaitDeadline;
+    private ResolvedExecutionEnv environment = ResolvedExecutionEnv.empty();
 
     private Builder() {}
 
@@ -908,6 +907,45 @@ public final class HoraeRuntime implements Host, AutoCloseable {
     public Builder idleHistoryRetention(Duration v) {
       settings.mark("idleHistoryRetention");
       idleHistoryRetention = IdleHistory.checked(v);
+      return this;
+    }
+
+    /**
+     * How long a parked call's resume ticket stays answerable after it is committed (gate
+     * specification §11; default: forever). The ticket carries the deadline; an answer or a
+     * perform whose clock reading is past it is rejected {@code expired} — nothing runs and the
+     * ticket stays — and the dispatcher, meeting a scheduled action past its deadline, stops its
+     * Run {@code stopped("scheduled action expired")}.
+     *
+     * @param v the time to answer, more than zero
+     * @return this builder
+     * @throws IllegalArgumentException when {@code v} is zero or negative
+     */
+    public Builder awaitDeadline(Duration v) {
+      settings.mark("awaitDeadline");
+      if (v.isZero() || v.isNegative()) {
+        throw new IllegalArgumentException("awaitDeadline must be more than zero: " + v);
+      }
+      awaitDeadline = v;
+      return this;
+    }
+
+    /**
+     * The gate plugins whose action kinds this runtime permits (gate specification §10.4: absence
+     * is denial; default none). They are merged at once as §10.3 says — duplicate ids, each
+     * contribution within its plugin's capability bound, dependencies, duplicate kinds — and every
+     * one is selected for every agent. A {@code schedule} outcome naming a kind they contribute
+     * parks its call like one without a kind; any other kind ends the turn's Run {@code
+     * error(capabilityBound)}. Only the action kinds are read: register tool gates on {@link
+     * HoraeRuntime#gates()}.
+     *
+     * @param plugins the plugins, in input order
+     * @return this builder
+     * @throws dev.horae.gate.EnvMergeException when they do not merge (its code names the step)
+     */
+    public Builder gatePlugins(List<dev.horae.gate.Plugin> plugins) {
+      settings.mark("gatePlugins");
+      environment = ResolvedExecutionEnv.merge(List.copyOf(plugins));
       return this;
     }
 

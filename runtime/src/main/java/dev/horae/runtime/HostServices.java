@@ -1,8 +1,10 @@
 package dev.horae.runtime;
 
+import dev.horae.gate.ResolvedExecutionEnv;
+import dev.horae.gate.runtime.SessionCommitStore;
 import dev.horae.runtime.agent.IdleHistory;
-import dev.horae.runtime.agent.RuntimeAgents;
 import dev.horae.runtime.agent.RuntimeAgents.AgentFactory;
+import dev.horae.runtime.agent.RuntimeAgents;
 import dev.horae.runtime.agent.TurnEngine;
 import dev.horae.runtime.invariant.LogInvariantService;
 import dev.horae.runtime.plugin.RuntimePromptSections;
@@ -14,9 +16,9 @@ import dev.horae.spi.jobs.PromptSections;
 import dev.horae.spi.jobs.ScopeChain;
 import dev.horae.spi.plugin.WarningSink;
 import dev.horae.spi.session.Sessions;
-import java.util.Optional;
+import java.time.Duration;
 import java.time.InstantSource;
-import dev.horae.gate.runtime.SessionCommitStore;
+import java.util.Optional;
 import java.util.concurrent.Executor;
 
 /**
@@ -34,10 +36,11 @@ public final class HostServices {
   private final LogInvariantService invariants;
 
   private HostServices(Sessions sessions, Executor drivers, WarningSink warnings, AgentFactory factory, boolean invariantsEnabled,
-      InstantSource clock, boolean dispatch, IdleHistory idleHistory) {
+      InstantSource clock, boolean dispatch, IdleHistory idleHistory, Optional<Duration> awaitDeadline,
+      ResolvedExecutionEnv environment) {
     // gate commits live in the session logs and are durable before they count (gate specification §12.0)
     SessionCommitStore commits = SessionCommitStore.over(sessions::get, sessions::flush);
-    TurnEngine engine = new TurnEngine(tools, gates, warnings, () -> services.find(PromptSections.class), commits, clock, dispatch);
+    TurnEngine engine = new TurnEngine(tools, gates, warnings, () -> services.find(PromptSections.class), commits, clock, dispatch, awaitDeadline, environment);
     this.agents = new RuntimeAgents(drivers, engine, warnings, factory, idleHistory);
     this.invariants = new LogInvariantService(sessions, invariantsEnabled);
     services.provide(ToolGates.class, gates);
@@ -58,11 +61,16 @@ public final class HostServices {
    * @param dispatch true to perform committed scheduled actions as soon as they are committed or
    *     found on reopen; false leaves them to the embedder
    * @param idleHistory when an idle agent releases its history projection
+   * @param awaitDeadline how long a parked call's ticket stays answerable (gate specification §11);
+   *     empty: it never expires
+   * @param environment the merged gate plugins whose action kinds a {@code schedule} outcome may
+   *     name (gate specification §10.4); {@code ResolvedExecutionEnv.empty()} permits none
    * @return the services
    */
   public static HostServices assemble(Sessions sessions, Executor drivers, WarningSink warnings, AgentFactory factory,
-      boolean invariantsEnabled, InstantSource clock, boolean dispatch, IdleHistory idleHistory) {
-    return new HostServices(sessions, drivers, warnings, factory, invariantsEnabled, clock, dispatch, idleHistory);
+      boolean invariantsEnabled, InstantSource clock, boolean dispatch, IdleHistory idleHistory, Optional<Duration> awaitDeadline, ResolvedExecutionEnv environment) {
+    return new HostServices(sessions, drivers, warnings, factory, invariantsEnabled, clock, dispatch, idleHistory, awaitDeadline,
+        environment);
   }
 
   /**

@@ -51,9 +51,10 @@ class HoraeRuntimeRulesTest {
           b -> b.processZone(() -> ZoneOffset.UTC), b -> b.ids(java.util.UUID::randomUUID), b -> b.warnings((m, c) -> {}),
           b -> b.model(r -> CompletableFuture.completedFuture(ModelResponse.text("x"))),
           b -> b.leases(store.leases("n", Duration.ofSeconds(30), CLOCK)), b -> b.dispatchScheduledActions(false),
-          b -> b.dueIndexer(HoraeRuntime.dueIndexer()), b -> b.dueSessions(DueSessions.Settings.DEFAULTS));
+          b -> b.dueIndexer(HoraeRuntime.dueIndexer()), b -> b.dueSessions(DueSessions.Settings.DEFAULTS),
+          b -> b.awaitDeadline(Duration.ofMinutes(1)), b -> b.gatePlugins(List.of()));
       List<String> names = List.of("store", "dataDir", "clock", "timers", "processZone", "ids", "warnings", "model",
-          "leases", "dispatchScheduledActions", "dueIndexer", "dueSessions");
+          "leases", "dispatchScheduledActions", "dueIndexer", "dueSessions", "awaitDeadline", "gatePlugins");
       for (int i = 0; i < settings.size(); i++) {
         HoraeRuntime.Builder b = HoraeRuntime.builder();
         settings.get(i).accept(b);

@@ -41,7 +41,7 @@ class TurnEngineRulesTest {
 
   private static final InstantSource CLOCK = InstantSource.fixed(Instant.parse("2026-12-01T10:00:00Z"));
 
-  private static ToolDefinition counting(String name, AtomicInteger runs) {
+  static ToolDefinition counting(String name, AtomicInteger runs) {
     return ToolDefinition.builder(name)
         .description("Counts its runs.")
         .parameters(Json.parse("{\"type\":\"object\"}"))
@@ -560,7 +560,7 @@ class TurnEngineRulesTest {
   }
 
   /** An agent of {@code horae} whose first turn parked its call; returns once the call awaits. */
-  private static RuntimeAgent parkedAgent(HoraeRuntime horae, String sessionId) throws InterruptedException {
+  static RuntimeAgent parkedAgent(HoraeRuntime horae, String sessionId) throws InterruptedException {
     RuntimeAgent agent = horae.openAgent(sessionId);
     CountDownLatch parked = new CountDownLatch(1);
     var unused = horae.onAwaiting(c -> parked.countDown());

@@ -1,5 +1,11 @@
 package dev.horae.testkit;
 
+import dev.horae.gate.ResolvedExecutionEnv;
+import dev.horae.runtime.HostServices;
+import dev.horae.runtime.agent.IdleHistory;
+import dev.horae.runtime.agent.RuntimeAgents;
+import dev.horae.runtime.invariant.LogInvariantService;
+import dev.horae.runtime.tool.RuntimeToolRegistry;
 import dev.horae.spi.gate.ToolGates;
 import dev.horae.spi.message.MessageSource;
 import dev.horae.spi.message.PromptAdmission;
@@ -14,18 +20,13 @@ import dev.horae.spi.session.SessionStore;
 import dev.horae.spi.time.IdSource;
 import dev.horae.spi.time.Timers;
 import dev.horae.testkit.agent.DriverQueue;
-import dev.horae.runtime.HostServices;
-import dev.horae.runtime.agent.IdleHistory;
-import dev.horae.runtime.agent.RuntimeAgents;
 import dev.horae.testkit.agent.TestAgent;
-import dev.horae.runtime.invariant.LogInvariantService;
 import dev.horae.testkit.log.CapturingWarnings;
 import dev.horae.testkit.session.InMemorySessionStore;
 import dev.horae.testkit.session.InMemorySessions;
 import dev.horae.testkit.time.ManualTime;
 import dev.horae.testkit.time.SequentialIds;
 import dev.horae.testkit.time.SettableZone;
-import dev.horae.runtime.tool.RuntimeToolRegistry;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
@@ -34,6 +35,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The in-memory reference host: every seam of the host contract, wired together, with test
@@ -53,6 +55,8 @@ public final class TestHost implements Host {
   private final boolean persistence;
   private final boolean invariantsEnabled;
   private final boolean dispatch;
+  private final @Nullable Duration awaitDeadline;
+  private final ResolvedExecutionEnv environment;
 
   private TestHost(Builder b, ManualTime time, SequentialIds ids, SettableZone zone, InMemorySessionStore store, boolean resume) {
     this.time = time;
@@ -62,11 +66,13 @@ public final class TestHost implements Host {
     this.persistence = b.persistence;
     this.invariantsEnabled = b.invariants;
     this.dispatch = b.dispatch;
+    this.awaitDeadline = b.awaitDeadline;
+    this.environment = b.environment;
     this.warnings = new CapturingWarnings();
     this.sessions = new InMemorySessions(time, warnings, store);
     this.drivers = new DriverQueue();
     this.core = HostServices.assemble(sessions, drivers, warnings, TestAgent::new, b.invariants, time, b.dispatch,
-        IdleHistory.keep());
+        IdleHistory.keep(), Optional.ofNullable(b.awaitDeadline), b.environment);
     if (persistence) {
       var unused = sessions.onFlush(store);
       core.provide(SessionStore.class, store);
@@ -110,6 +116,8 @@ public final class TestHost implements Host {
     b.persistence = persistence;
     b.invariants = invariantsEnabled;
     b.dispatch = dispatchScheduledActions;
+    b.awaitDeadline = awaitDeadline;
+    b.environment = environment;
     return new TestHost(b, time, ids, zone, store, true);
   }
 
@@ -364,8 +372,39 @@ public final class TestHost implements Host {
     private boolean persistence = true;
     private boolean invariants = true;
     private boolean dispatch = true;
+    private @Nullable Duration awaitDeadline;
+    private ResolvedExecutionEnv environment = ResolvedExecutionEnv.empty();
 
     private Builder() {}
+
+    /**
+     * The gate plugins whose action kinds the host permits, merged at once, as {@code
+     * HoraeRuntime.Builder#gatePlugins} says (default none).
+     *
+     * @param plugins the plugins, in input order
+     * @return this builder
+     * @throws dev.horae.gate.EnvMergeException when they do not merge
+     */
+    public Builder gatePlugins(List<dev.horae.gate.Plugin> plugins) {
+      this.environment = ResolvedExecutionEnv.merge(List.copyOf(plugins));
+      return this;
+    }
+
+    /**
+     * How long a parked call's ticket stays answerable after its commit, as {@code
+     * HoraeRuntime.Builder#awaitDeadline} says (default: forever).
+     *
+     * @param v the time to answer, more than zero
+     * @return this builder
+     * @throws IllegalArgumentException when {@code v} is zero or negative
+     */
+    public Builder awaitDeadline(Duration v) {
+      if (v.isZero() || v.isNegative()) {
+        throw new IllegalArgumentException("awaitDeadline must be more than zero: " + v);
+      }
+      this.awaitDeadline = v;
+      return this;
+    }
 
     /**
      * Sets the initial wall clock.

@@ -36,11 +36,14 @@ public final class TestkitScenarioHosts implements ScenarioHosts {
 
   @Override
   public ScenarioHost create(HostSetup setup) {
-    return new Bound(TestHost.builder()
+    TestHost.Builder b = TestHost.builder()
         .start(setup.start())
         .processZone(setup.processZone())
         .persistence(setup.persistence())
-        .build());
+        .dispatchScheduledActions(setup.dispatch())
+        .gatePlugins(setup.gatePlugins());
+    setup.awaitDeadline().ifPresent(b::awaitDeadline);
+    return new Bound(b.build());
   }
 
   /**

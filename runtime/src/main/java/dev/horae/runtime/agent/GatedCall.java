@@ -1,5 +1,6 @@
 package dev.horae.runtime.agent;
 
+import dev.horae.gate.ResolvedExecutionEnv;
 import dev.horae.spi.gate.GateChain;
 import dev.horae.spi.gate.GateOutcome;
 import dev.horae.spi.gate.StateView;
@@ -19,8 +20,9 @@ import java.util.concurrent.CompletionStage;
  * the gate chain evaluated (gate specification §1.3), Allow runs the call, Block and SetResult
  * answer the gate's result (gate specification §8.1), and the {@code tool/result} is appended.
  * What a turn does with a verdict that parks the call ({@code requireConfirmation}, a {@code
- * schedule} without an action kind) or refuses it (a {@code schedule} with an action kind no
- * environment permits, gate specification §10.4) is the turn's own: the runtime's turn commits or
+ * schedule} without an action kind or with one the runtime's environment permits) or refuses it (a
+ * {@code schedule} with an action kind the environment does not permit, gate specification §10.4)
+ * is the turn's own: the runtime's turn commits or
  * refuses, a borrowed loop cannot park at all.
  */
 final class GatedCall {
@@ -53,15 +55,15 @@ final class GatedCall {
   }
 
   static <T> CompletionStage<T> call(Session session, long turn, long step, ToolCall call, List<ToolGate> gates,
-      StateView view, Steps<T> steps) {
+      StateView view, ResolvedExecutionEnv environment, Steps<T> steps) {
     TurnEvents.toolCall(session, turn, step, call);
     return GateChain.evaluate(gates, call, view).thenCompose(outcome -> {
       if (outcome instanceof GateOutcome.RequireConfirmation) {
         return steps.park(call, outcome);
       }
       if (outcome instanceof GateOutcome.Schedule s) {
-        if (s.actionKind().isPresent()) {
-          // absence is denial (gate specification §10.4): this runtime permits no action kind
+        if (s.actionKind().isPresent() && !environment.permitsActionKind(s.actionKind().get())) {
+          // absence is denial (gate specification §10.4): only a kind the runtime's gate plugins contribute runs
           return steps.refuse(call, s, "action kind " + s.actionKind().get() + " is not permitted for tool " + call.toolId());
         }
         return steps.park(call, outcome);

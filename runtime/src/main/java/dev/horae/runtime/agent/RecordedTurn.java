@@ -192,7 +192,7 @@ public final class RecordedTurn implements AutoCloseable {
     openStep();
     unanswered.putIfAbsent(call.callId(), call.toolId());
     // the turn engine's own path (GatedCall); only what a verdict that parks becomes differs
-    return GatedCall.call(agent.session(), turn, step, call, engine.gates().gates(), new View(), new GatedCall.Steps<ToolOutcome>() {
+    return GatedCall.call(agent.session(), turn, step, call, engine.gates().gates(), new View(), engine.environment(), new GatedCall.Steps<ToolOutcome>() {
       @Override
       public CompletionStage<ToolResult> run(ToolCall c) {
         return runner.apply(c);

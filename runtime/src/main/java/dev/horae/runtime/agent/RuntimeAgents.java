@@ -1,9 +1,14 @@
 package dev.horae.runtime.agent;
 
+import dev.horae.gate.AwaitReason;
+import dev.horae.gate.EndCause;
 import dev.horae.gate.ResumeCommand;
+import dev.horae.gate.ResumeResult;
 import dev.horae.gate.ResumeTicket;
+import dev.horae.gate.runtime.GateRuntimeException;
 import dev.horae.gate.runtime.ResumeOutcome;
 import dev.horae.runtime.gate.AwaitingCall;
+import dev.horae.runtime.plugin.RuntimeScope;
 import dev.horae.spi.AbortSignal;
 import dev.horae.spi.Registration;
 import dev.horae.spi.agent.Agent;
@@ -18,7 +23,7 @@ import dev.horae.spi.message.UserMessage;
 import dev.horae.spi.model.ModelPort;
 import dev.horae.spi.plugin.WarningSink;
 import dev.horae.spi.session.Session;
-import dev.horae.runtime.plugin.RuntimeScope;
+import dev.horae.spi.tool.ToolResult;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -374,6 +379,132 @@ public final class RuntimeAgents implements AgentRegistry {
    */
   public CompletionStage<ResumeOutcome> performScheduled(RuntimeAgent agent) {
     return engine.performScheduled(agent, this);
+  }
+
+  /**
+   * Answers a parked call with the full gate resume command (gate specification §6.1), at the
+   * open agent of the command's thread (session).
+   *
+   * @param command the answer
+   * @return a stage with the outcome; {@code agentNotOpen} when no open agent holds the session
+   */
+  public CompletionStage<ResumeOutcome> resume(ResumeCommand command) {
+    Optional<RuntimeAgent> agent = holder(command.threadId());
+    if (agent.isEmpty()) {
+      return CompletableFuture.completedFuture(notOpen(command.threadId()));
+    }
+    return resume(agent.get(), command);
+  }
+
+  /**
+   * Answers the call a Run is parked on with a result and the committed ticket's own identity,
+   * read at the engine's clock.
+   *
+   * @param runId the parked Run ({@link AwaitingCall#runId()})
+   * @param result the answer
+   * @return a stage with the outcome; {@code notAwaiting} when no open agent's turn is parked on it
+   */
+  public CompletionStage<ResumeOutcome> answer(String runId, ResumeResult result) {
+    for (AwaitingCall call : awaiting()) {
+      if (call.runId().equals(runId)) {
+        return resume(ResumeCommand.fromTicket(call.ticket(), result, engine.clock().millis()));
+      }
+    }
+    return CompletableFuture.completedFuture(notAwaiting());
+  }
+
+  /**
+   * Performs the scheduled action one Run is parked on (gate specification §9.2).
+   *
+   * @param runId the Run
+   * @return a stage with the outcome; {@code notAwaiting} when no open agent's turn is parked on
+   *     it, {@code notScheduledAction} when it waits for something else
+   */
+  public CompletionStage<ResumeOutcome> perform(String runId) {
+    for (RuntimeAgent agent : all()) {
+      Optional<ResumeTicket> ticket = parkedTicket(agent);
+      if (ticket.isPresent() && ticket.get().runId().equals(runId)) {
+        return performScheduled(agent);
+      }
+    }
+    return CompletableFuture.completedFuture(notAwaiting());
+  }
+
+  /**
+   * Performs every committed scheduled action of the open agents, one after another; each is
+   * consumed before its tool runs, so a second call performs nothing again.
+   *
+   * @return a stage with one outcome per action found
+   */
+  public CompletionStage<List<ResumeOutcome>> performScheduledActions() {
+    CompletionStage<List<ResumeOutcome>> chain = CompletableFuture.completedFuture(new ArrayList<>());
+    for (AwaitingCall call : awaiting()) {
+      if (call.reason() != AwaitReason.SCHEDULED_ACTION) {
+        continue;
+      }
+      chain = chain.thenCompose(list -> perform(call.runId()).thenApply(o -> {
+        list.add(o);
+        return list;
+      }));
+    }
+    return chain;
+  }
+
+  /**
+   * Cancels a parked turn's Run (gate specification §9.5): it ends {@code cancelled}, its ticket is
+   * gone, the waiting call gets the aborted result and the turn ends {@code aborted}; a later
+   * perform or resume is {@code notAwaiting}. On a Run that has already ended it commits nothing
+   * and answers the Run's terminal state. A turn that is running rather than parked is cancelled
+   * with {@link RuntimeAgent#cancelTurn(String)}.
+   *
+   * @param runId the Run
+   * @return a stage with the terminal state, or a rejection ({@code notAwaiting}, {@code agentNotOpen})
+   */
+  public CompletionStage<ResumeOutcome> cancel(String runId) {
+    return halt(runId, EndCause.cancelled(), TurnEngine.CANCELLED, ToolResult.aborted());
+  }
+
+  /**
+   * Stops a parked turn's Run for a host policy (gate specification §9.5: budgets, ceilings): it
+   * ends {@code stopped(reason)}, its ticket is gone, the waiting call gets {@code Error: stopped:
+   * <reason>} and the turn ends {@code blocked}. Otherwise as {@link #cancel}.
+   *
+   * @param runId the Run
+   * @param reason why, recorded in the terminal fact
+   * @return a stage with the terminal state, or a rejection
+   */
+  public CompletionStage<ResumeOutcome> stop(String runId, String reason) {
+    return halt(runId, EndCause.stopped(reason), TurnEngine.STOPPED, TurnEngine.stopped(reason));
+  }
+
+  private CompletionStage<ResumeOutcome> halt(String runId, EndCause cause, String turnEndReason, ToolResult unanswered) {
+    Optional<String> thread = engine.threadOf(runId);
+    if (thread.isEmpty()) {
+      return CompletableFuture.completedFuture(notAwaiting());
+    }
+    Optional<RuntimeAgent> agent = holder(thread.get());
+    if (agent.isEmpty()) {
+      return CompletableFuture.completedFuture(notOpen(thread.get()));
+    }
+    return engine.halt(agent.get(), this, runId, cause, turnEndReason, unanswered);
+  }
+
+  private synchronized Optional<RuntimeAgent> holder(String sessionId) {
+    for (RuntimeAgent a : live.values()) {
+      if (a.session().id().equals(sessionId)) {
+        return Optional.of(a);
+      }
+    }
+    return Optional.empty();
+  }
+
+  private static ResumeOutcome notAwaiting() {
+    return new ResumeOutcome.Rejected("notAwaiting", TurnEngine.NOT_AWAITING, GateRuntimeException.Category.EXECUTION);
+  }
+
+  private static ResumeOutcome notOpen(String threadId) {
+    return new ResumeOutcome.Rejected("agentNotOpen",
+        "no open agent holds session " + threadId + "; open it with openAgent first", GateRuntimeException.Category.EXECUTION);
   }
 
   /**

@@ -7,12 +7,14 @@ import dev.horae.gate.AwaitTarget;
 import dev.horae.gate.EndCause;
 import dev.horae.gate.Failure;
 import dev.horae.gate.PermissionDecision;
+import dev.horae.gate.ResolvedExecutionEnv;
 import dev.horae.gate.ResumeCommand;
 import dev.horae.gate.ResumeError;
 import dev.horae.gate.ResumeResult;
 import dev.horae.gate.ResumeTicket;
 import dev.horae.gate.ResumeValidation;
 import dev.horae.gate.RunState;
+import dev.horae.gate.ToolAwaitReason;
 import dev.horae.gate.runtime.CommitRejectedException;
 import dev.horae.gate.runtime.CommittedRun;
 import dev.horae.gate.runtime.GateRuntimeException;
@@ -23,6 +25,7 @@ import dev.horae.gate.runtime.ToolCallPhase;
 import dev.horae.gate.runtime.ToolWaitKind;
 import dev.horae.runtime.gate.AwaitingCall;
 import dev.horae.runtime.gate.TurnRun;
+import dev.horae.runtime.tool.RuntimeToolRegistry;
 import dev.horae.spi.AbortController;
 import dev.horae.spi.HoraeException;
 import dev.horae.spi.agent.StepDecision;
@@ -42,14 +45,15 @@ import dev.horae.spi.model.ToolSpec;
 import dev.horae.spi.plugin.WarningSink;
 import dev.horae.spi.session.Session;
 import dev.horae.spi.tool.ToolDefinition;
-import dev.horae.spi.tool.ToolRegistry;
 import dev.horae.spi.tool.ToolResult;
+import java.time.Duration;
 import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
@@ -66,13 +70,16 @@ import org.jspecify.annotations.Nullable;
  * {@code aborted}, {@code error} or {@code max-tokens}.
  *
  * <p>Allow, block and set-result act at once. {@code requireConfirmation} and {@code schedule}
- * park the turn: the step's tool batch and a resume ticket for the exact call are committed to
- * the session log as a {@code gate/commit} (gate specification §8.1, §12.0), the turn stays open
- * and the agent holds no thread. {@link #resume} continues that same turn — the answered call,
+ * (without an action kind, or with one the gate plugins contribute), and a call of a
+ * client-executed tool (which bypasses the gates, gate specification §8.4), park the turn: the
+ * step's tool batch and a resume ticket for the exact call are committed to the session log as a
+ * {@code gate/commit} (gate specification §8.1, §12.0), the turn stays open and the agent holds
+ * no thread. {@link #resume} continues that same turn — the answered call,
  * the step's remaining calls through the gates again, then the next steps with their pre-step
  * readings. A {@code schedule}d call is performed by the dispatcher (at once when the engine
  * dispatches, or when the embedder asks), and after a restart on the same data the reopened
- * agent finds its parked call again.
+ * agent finds its parked call again. The embedder may instead end a parked turn's Run ({@link
+ * #halt}: cancel or stop, gate specification §9.5).
  *
  * <p>The loop is iterative: each step is a stage that the next step chains onto only after it
  * completed, so a long turn never deepens the stack.
@@ -85,13 +92,15 @@ public final class TurnEngine {
   /** The tool result of a call a stopped process left without one. */
   static final String UNKNOWN_OUTCOME = "Error: tool outcome unknown: the process stopped before the call settled";
 
-  private final ToolRegistry tools;
+  private final RuntimeToolRegistry tools;
   private final ToolGates gates;
   private final WarningSink warnings;
   private final Supplier<Optional<PromptSections>> sections;
   private final SessionCommitStore commits;
   private final InstantSource clock;
   private final boolean dispatch;
+  private final Optional<Duration> awaitDeadline;
+  private final ResolvedExecutionEnv environment;
 
   /**
    * Creates the engine.
@@ -105,9 +114,14 @@ public final class TurnEngine {
    * @param clock the clock a perform reads for the ticket deadline
    * @param dispatch true to perform a {@code schedule}d call as soon as it is committed (and when
    *     a reopened agent finds one); false leaves it for {@link #performScheduled}
+   * @param awaitDeadline how long a parked call's ticket stays answerable after its commit (gate
+   *     specification §11); empty: it never expires
+   * @param environment the merged gate plugins (gate specification §10.3): the action kinds a
+   *     {@code schedule} outcome may name (§10.4)
    */
-  public TurnEngine(ToolRegistry tools, ToolGates gates, WarningSink warnings, Supplier<Optional<PromptSections>> sections,
-      SessionCommitStore commits, InstantSource clock, boolean dispatch) {
+  public TurnEngine(RuntimeToolRegistry tools, ToolGates gates, WarningSink warnings, Supplier<Optional<PromptSections>> sections,
+      SessionCommitStore commits, InstantSource clock, boolean dispatch, Optional<Duration> awaitDeadline,
+      ResolvedExecutionEnv environment) {
     this.tools = tools;
     this.gates = gates;
     this.warnings = warnings;
@@ -115,9 +129,24 @@ public final class TurnEngine {
     this.commits = commits;
     this.clock = clock;
     this.dispatch = dispatch;
+    this.awaitDeadline = awaitDeadline;
+    this.environment = environment;
   }
 
-  ToolRegistry tools() {
+  ResolvedExecutionEnv environment() {
+    return environment;
+  }
+
+  InstantSource clock() {
+    return clock;
+  }
+
+  /** The session (thread) a committed Run lives in, if any Run of that id was committed. */
+  Optional<String> threadOf(String runId) {
+    return commits.view().committedRun(runId).map(c -> c.record().threadId());
+  }
+
+  RuntimeToolRegistry tools() {
     return tools;
   }
 
@@ -239,6 +268,47 @@ public final class TurnEngine {
   }
 
   /**
+   * Ends a parked turn's Run by the embedder's word (gate specification §9.5): {@code
+   * ended(cancelled)} or {@code ended(stopped(reason))} is committed through the Run's end — its
+   * ticket is gone and its open batch sealed — every call of the step without a result gets
+   * {@code unanswered}, and the turn ends with {@code turnEndReason}. A Run that has already
+   * ended commits nothing and its terminal state is the answer.
+   *
+   * @param agent the agent whose session holds the Run
+   * @param registry the agent registry (for the driver)
+   * @param runId the Run
+   * @param cause the terminal cause
+   * @param turnEndReason the host {@code turn/end} reason (host contract §6.1)
+   * @param unanswered the result of every call the ended turn leaves without one
+   * @return a stage with the Run's terminal state, or {@code notAwaiting} when the Run is neither
+   *     parked nor ended (unknown, never committed, or being driven right now)
+   */
+  CompletionStage<ResumeOutcome> halt(RuntimeAgent agent, RuntimeAgents registry, String runId, EndCause cause,
+      String turnEndReason, ToolResult unanswered) {
+    Optional<CommittedRun> committed = commits.view().committedRun(runId);
+    if (committed.isEmpty() || !committed.get().record().threadId().equals(agent.session().id())) {
+      return rejected("notAwaiting", NOT_AWAITING, GateRuntimeException.Category.EXECUTION);
+    }
+    RunState state = committed.get().record().state();
+    if (state.isTerminal()) {
+      return CompletableFuture.completedFuture(new ResumeOutcome.Advanced(state));
+    }
+    Optional<TurnLog.OpenTurn> open = TurnLog.openTurn(agent.session());
+    if (committed.get().record().ticket().isEmpty() || open.isEmpty()
+        || !TurnRun.runId(agent.session().id(), open.get().turn()).equals(runId) || !agent.unpark()) {
+      return rejected("notAwaiting", NOT_AWAITING, GateRuntimeException.Category.EXECUTION);
+    }
+    TurnRun run = TurnRun.committed(commits, committed.get());
+    long step = run.batch().map(ToolBatch::step).orElse(1);
+    Turn t = new Turn(agent, registry, open.get().turn(), step, run, open.get().trigger().orElse(null), open.get().finalText());
+    CompletableFuture<ResumeOutcome> outcome = new CompletableFuture<>();
+    t.answered = outcome;
+    t.endAs = cause;
+    registry.continueParked(agent, () -> t.close(t.drive(t.halted(turnEndReason, unanswered))));
+    return outcome;
+  }
+
+  /**
    * The call an agent's open turn is parked on, if any.
    *
    * @param agent the agent
@@ -291,7 +361,7 @@ public final class TurnEngine {
       }
       return;
     }
-    closeOpenStep(session, open.get());
+    closeOpenStep(session, open.get(), ToolResult.error(UNKNOWN_OUTCOME, Optional.empty()));
     if (committed.isPresent()) {
       // appended now, before turn/end; its flush completes on its own
       var unused = TurnRun.committed(commits, committed.get()).end(TurnRun.causeOf("interrupted"), false).exceptionally(e -> {
@@ -306,10 +376,41 @@ public final class TurnEngine {
     var unused = performScheduled(agent, registry).whenComplete((outcome, failure) -> {
       if (failure != null) {
         warnings.warn("scheduled action of " + agent.id() + " failed", Optional.of(failure));
+      } else if (outcome instanceof ResumeOutcome.Rejected r && r.code().equals("expired")) {
+        // the dispatcher stops an action found past its deadline (gate specification §11, §15 D-08)
+        parkedTicket(agent).ifPresent(ticket -> stopExpired(agent, registry, ticket.runId()));
       } else if (outcome instanceof ResumeOutcome.Rejected r) {
         warnings.warn("scheduled action of " + agent.id() + " was not performed: " + r.display(), Optional.empty());
       }
     });
+  }
+
+  /** The stop reason of a scheduled action the dispatcher found past its deadline. */
+  static final String EXPIRED_ACTION = "scheduled action expired";
+
+  private void stopExpired(RuntimeAgent agent, RuntimeAgents registry, String runId) {
+    var unused = halt(agent, registry, runId, EndCause.stopped(EXPIRED_ACTION), STOPPED, stopped(EXPIRED_ACTION))
+        .whenComplete((outcome, failure) -> {
+          if (failure != null) {
+            warnings.warn("the expired scheduled action of " + agent.id() + " could not be stopped", Optional.of(failure));
+          }
+        });
+  }
+
+  /** The {@code turn/end} reason of a turn whose Run the host stopped (a policy refused it further steps). */
+  static final String STOPPED = "blocked";
+
+  /** The turn/end reason of a turn whose Run was cancelled (host contract §6.1). */
+  static final String CANCELLED = "aborted";
+
+  /**
+   * The result of a call that a stopped Run leaves without one.
+   *
+   * @param reason the stop reason
+   * @return {@code Error: stopped: <reason>}
+   */
+  static ToolResult stopped(String reason) {
+    return ToolResult.error("Error: stopped: " + reason, Optional.of(ToolResult.ABORTED));
   }
 
   private static CompletionStage<ResumeOutcome> rejected(String code, String message, GateRuntimeException.Category category) {
@@ -336,6 +437,8 @@ public final class TurnEngine {
     @Nullable CompletableFuture<ResumeOutcome> answered;
     /** The ticket committed when the turn parked. */
     @Nullable ResumeTicket parkedOn;
+    /** The Run's terminal cause when the embedder ended it, in place of the one the reason maps to. */
+    @Nullable EndCause endAs;
 
     Turn(RuntimeAgent agent, RuntimeAgents registry, long turn, long step, TurnRun run, @Nullable UserMessage trigger, String finalText) {
       this.agent = agent;
@@ -435,13 +538,21 @@ public final class TurnEngine {
      */
     CompletionStage<Optional<String>> answer(ToolBatch batch, AwaitTarget.ToolCallTarget target, ResumeTicket ticket, ResumeResult result) {
       ToolCall call = target.toolCall().orElseThrow();
-      boolean allow = !(result instanceof ResumeResult.Permission p && p.decision() instanceof PermissionDecision.Deny);
-      String denial = result instanceof ResumeResult.Permission p && p.decision() instanceof PermissionDecision.Deny d
-          ? d.reason().orElse("denied") : "";
-      ToolResult blocked = ToolResult.ofGate(GateOutcome.block(denial));
-      CompletionStage<Void> pre = allow
-          ? run.approve(call, ToolWaitKind.of(target.kind()), ticket.correlationId())
-          : run.deny(call, output(call.callId(), blocked));
+      CompletionStage<Void> pre;
+      Supplier<CompletionStage<ToolResult>> outcome;
+      if (result instanceof ResumeResult.ToolResult client) {
+        // the client ran it (gate specification §8.4): its output reads as a gate's set result would
+        ToolResult supplied = ToolResult.ofGate(GateOutcome.setResult(client.output()));
+        pre = run.supply(call, client.output());
+        outcome = () -> CompletableFuture.completedFuture(supplied);
+      } else if (result instanceof ResumeResult.Permission p && p.decision() instanceof PermissionDecision.Deny d) {
+        ToolResult blocked = ToolResult.ofGate(GateOutcome.block(d.reason().orElse("denied")));
+        pre = run.deny(call, output(call.callId(), blocked));
+        outcome = () -> CompletableFuture.completedFuture(blocked);
+      } else {
+        pre = run.approve(call, ToolWaitKind.of(target.kind()), ticket.correlationId());
+        outcome = () -> invoke(call);
+      }
       return pre.handle((v, failure) -> {
         if (failure != null) {
           Throwable c = unwrap(failure);
@@ -452,8 +563,7 @@ public final class TurnEngine {
         }
         return null;
       }).thenCompose(v -> {
-        CompletionStage<ToolResult> result0 = allow ? invoke(call) : CompletableFuture.completedFuture(blocked);
-        return result0.thenCompose(r -> {
+        return outcome.get().thenCompose(r -> {
           settle(call, r);
           List<ToolCall> calls = batch.calls().stream().map(c -> c.call()).toList();
           Map<String, ToolOutput> settled = settledOutputs(batch);
@@ -462,6 +572,15 @@ public final class TurnEngine {
           return afterModelStep(runCalls(calls, next, settled).thenApply(parked -> parked ? StepEnd.PARKED : StepEnd.CONTINUE));
         });
       });
+    }
+
+    /**
+     * The only stage of a parked turn the embedder ends: the step's calls without a result get
+     * {@code unanswered} and the step is closed, then the turn ends with {@code reason}.
+     */
+    CompletionStage<Optional<String>> halted(String reason, ToolResult unanswered) {
+      TurnLog.openTurn(agent.session()).ifPresent(o -> closeOpenStep(agent.session(), o, unanswered));
+      return end(reason);
     }
 
     // ---- the model step ------------------------------------------------------------------------
@@ -531,7 +650,13 @@ public final class TurnEngine {
     }
 
     private CompletionStage<Boolean> callTool(List<ToolCall> calls, ToolCall call, Map<String, ToolOutput> settled) {
-      return GatedCall.call(agent.session(), turn, step, call, gates.gates(), new View(), new GatedCall.Steps<Boolean>() {
+      if (tools.isClientExecuted(agent, call.toolId())) {
+        // a client-executed tool bypasses the gate chain and waits on the client's result for this
+        // exact call id (gate specification §8.4); the host never runs it
+        TurnEvents.toolCall(agent.session(), turn, step, call);
+        return park(calls, call, settled, ToolAwaitReason.CLIENT_EXECUTION, call.callId(), Optional.empty());
+      }
+      return GatedCall.call(agent.session(), turn, step, call, gates.gates(), new View(), environment, new GatedCall.Steps<Boolean>() {
         @Override
         public CompletionStage<ToolResult> run(ToolCall c) {
           return invoke(c);
@@ -548,7 +673,8 @@ public final class TurnEngine {
         public CompletionStage<Boolean> park(ToolCall c, GateOutcome outcome) {
           String correlationId = outcome instanceof GateOutcome.RequireConfirmation rc ? rc.correlationId()
               : ((GateOutcome.Schedule) outcome).correlationId();
-          return Turn.this.park(calls, c, settled, outcome instanceof GateOutcome.Schedule, correlationId, outcome.auditLabel());
+          ToolAwaitReason reason = outcome instanceof GateOutcome.Schedule ? ToolAwaitReason.SCHEDULED_ACTION : ToolAwaitReason.PERMISSION;
+          return Turn.this.park(calls, c, settled, reason, correlationId, Optional.of(outcome.auditLabel()));
         }
 
         @Override
@@ -567,9 +693,10 @@ public final class TurnEngine {
     }
 
     private CompletionStage<Boolean> park(List<ToolCall> calls, ToolCall call, Map<String, ToolOutput> settled,
-        boolean scheduled, String correlationId, String auditLabel) {
-      return run.park((int) step, calls, settled, call, scheduled, correlationId, auditLabel,
-          TurnRun.snapshotId(agent.id()), fingerprint(agent)).thenApply(ticket -> {
+        ToolAwaitReason reason, String correlationId, Optional<String> auditLabel) {
+      OptionalLong deadline = awaitDeadline.map(d -> OptionalLong.of(clock.millis() + d.toMillis())).orElse(OptionalLong.empty());
+      return run.park((int) step, calls, settled, call, reason, correlationId, auditLabel,
+          TurnRun.snapshotId(agent.id()), fingerprint(agent), deadline).thenApply(ticket -> {
             parkedOn = ticket;
             return true;
           });
@@ -626,14 +753,15 @@ public final class TurnEngine {
       if (cause != null && !signal.aborted()) {
         warnings.warn("turn " + turn + " of " + agent.id() + " failed", Optional.of(cause));
       }
-      EndCause endCause = cause instanceof CapabilityBoundFailure ? EndCause.error(Failure.capabilityBound()) : TurnRun.causeOf(why);
+      EndCause endCause = endAs != null && cause == null ? endAs
+          : cause instanceof CapabilityBoundFailure ? EndCause.error(Failure.capabilityBound()) : TurnRun.causeOf(why);
       RunState state = RunState.ended(endCause);
       boolean ended = true;
       CompletionStage<Void> terminal;
       try {
         Optional<TurnLog.OpenTurn> open = cause == null ? Optional.empty() : TurnLog.openTurn(session);
         // a failure can leave a step open and calls unanswered (a resumed batch, a failed park)
-        open.ifPresent(o -> closeOpenStep(session, o));
+        open.ifPresent(o -> closeOpenStep(session, o, ToolResult.error(UNKNOWN_OUTCOME, Optional.empty())));
         // the Run's terminal fact is appended before turn/end (its flush may finish later), so a
         // turn/end is always the last event of a finished turn; a refused action kind ends the
         // Run even when it committed nothing before (gate specification §9.1 step 2)
@@ -735,15 +863,15 @@ public final class TurnEngine {
   }
 
   /**
-   * Closes the open step of an open turn: every call of the turn without a result gets the
-   * unknown-outcome result (a model request must never carry a call without its result), and the
-   * open step gets its {@code step/end}.
+   * Closes the open step of an open turn: every call of the turn without a result gets {@code
+   * unanswered} (a model request must never carry a call without its result), and the open step
+   * gets its {@code step/end}.
    */
-  private static void closeOpenStep(Session session, TurnLog.OpenTurn open) {
+  private static void closeOpenStep(Session session, TurnLog.OpenTurn open, ToolResult unanswered) {
     long turn = open.turn();
     for (Map.Entry<String, String> call : open.unanswered().entrySet()) {
       TurnEvents.toolResult(session, turn, Math.max(open.openStep(), 1), call.getKey(), call.getValue(),
-          ToolResult.error(UNKNOWN_OUTCOME, Optional.empty()));
+          unanswered);
     }
     if (open.openStep() > 0) {
       TurnEvents.stepEnd(session, turn, open.openStep());

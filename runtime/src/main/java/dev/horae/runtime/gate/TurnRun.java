@@ -28,6 +28,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
@@ -148,16 +149,20 @@ public final class TurnRun {
    * @param calls every call of the step, in model order
    * @param settled the outputs of the calls already handled
    * @param waiting the call that parks
-   * @param scheduled true for a scheduling outcome, false for {@code requireConfirmation}
-   * @param correlationId the outcome's correlation id
-   * @param auditLabel the outcome's audit label
+   * @param reason why it waits: a scheduling outcome, a {@code requireConfirmation}, or a
+   *     client-executed tool (gate specification §8.4)
+   * @param correlationId the wait's correlation id
+   * @param auditLabel the gate outcome's audit label; empty when no gate decided (a client-executed
+   *     tool bypasses the chain)
    * @param snapshotId the executing snapshot
    * @param fingerprint the catalog fingerprint of the agent's visible tools
+   * @param deadlineMs the ticket's deadline (gate specification §11), if the host sets one
    * @return a stage with the committed ticket; it fails when the commit is rejected or its
    *     durability is uncertain
    */
   public CompletionStage<ResumeTicket> park(int step, List<ToolCall> calls, Map<String, ToolOutput> settled, ToolCall waiting,
-      boolean scheduled, String correlationId, String auditLabel, String snapshotId, String fingerprint) {
+      ToolAwaitReason reason, String correlationId, Optional<String> auditLabel, String snapshotId, String fingerprint,
+      OptionalLong deadlineMs) {
     ToolBatch b;
     ResumeTicket ticket;
     try {
@@ -172,16 +177,18 @@ public final class TurnRun {
           b = b.complete(c.callId(), out);
         }
       }
-      ToolAwaitReason reason = scheduled ? ToolAwaitReason.SCHEDULED_ACTION : ToolAwaitReason.PERMISSION;
       b = b.markAwaiting(waiting.callId(), ToolWaitKind.of(reason), correlationId);
       ticket = ResumeTicket.of(correlationId, runId, threadId, snapshotId, fingerprint,
           AwaitTarget.toolCall(reason, waiting.callId(), new PendingTool(waiting.toolId(), waiting.arguments())));
+      if (deadlineMs.isPresent()) {
+        ticket = ticket.withDeadline(deadlineMs.getAsLong());
+      }
     } catch (RuntimeException e) {
       return CompletableFuture.failedFuture(e);
     }
     ResumeTicket committed = ticket;
-    return commit(new RunDisposition.Awaiting(ticket), b, List.of(ThreadCommit.permissionDecided(waiting, auditLabel)))
-        .thenApply(v -> committed);
+    List<JsonNode> audit = auditLabel.map(label -> List.<JsonNode>of(ThreadCommit.permissionDecided(waiting, label))).orElse(List.of());
+    return commit(new RunDisposition.Awaiting(ticket), b, audit).thenApply(v -> committed);
   }
 
   /**
@@ -213,13 +220,31 @@ public final class TurnRun {
    * @return a stage that fails with {@code runHeadMoved} when another answer landed first
    */
   public CompletionStage<Void> deny(ToolCall call, ToolOutput output) {
+    return completeAwaiting(call, output, List.of(ThreadCommit.permissionDecided(call, "denied")));
+  }
+
+  /**
+   * The client's result for a client-executed call (gate specification §8.4): the awaiting call
+   * completes with that output and the Run runs on, before the output is recorded for the model.
+   * It consumes the ticket; no gate decided, so no audit is written.
+   *
+   * @param call the awaiting call
+   * @param output the client's output
+   * @return a stage that fails with {@code runHeadMoved} when another answer landed first
+   */
+  public CompletionStage<Void> supply(ToolCall call, ToolOutput output) {
+    return completeAwaiting(call, output, List.of());
+  }
+
+  /** Completes the awaiting call with {@code output} and runs the Run on, in one commit with {@code audit}. */
+  private CompletionStage<Void> completeAwaiting(ToolCall call, ToolOutput output, List<JsonNode> audit) {
     ToolBatch b;
     try {
       b = batch.orElseThrow().complete(call.callId(), output);
     } catch (RuntimeException e) {
       return CompletableFuture.failedFuture(e);
     }
-    return commit(new RunDisposition.Running(runId), b, List.of(ThreadCommit.permissionDecided(call, "denied")));
+    return commit(new RunDisposition.Running(runId), b, audit);
   }
 
   /**

@@ -12,11 +12,14 @@ import dev.horae.spi.tool.ToolInvocation;
 import dev.horae.spi.tool.ToolRegistry;
 import dev.horae.spi.tool.ToolResult;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -34,6 +37,11 @@ public final class RuntimeToolRegistry implements ToolRegistry {
   /** Tail of each agent's exclusive call chain. */
   private final Map<String, CompletableFuture<Void>> exclusiveTails = new HashMap<>();
   private final AtomicInteger bodyRuns = new AtomicInteger();
+  // identity, not name: a scoped tool of the same name is the agent's own and runs on the host
+  private final Set<ToolDefinition> clientExecuted = Collections.newSetFromMap(new IdentityHashMap<>());
+
+  /** The error code of a client-executed tool's call that reached the registry. */
+  public static final String CLIENT_EXECUTED = "CLIENT_EXECUTED";
 
   /** Creates an empty registry. */
   public RuntimeToolRegistry() {}
@@ -53,6 +61,38 @@ public final class RuntimeToolRegistry implements ToolRegistry {
    */
   public synchronized Registration registerFor(String agentId, ToolDefinition tool) {
     return add(scoped.computeIfAbsent(agentId, k -> new LinkedHashMap<>()), tool);
+  }
+
+  /**
+   * Registers a client-executed tool (gate specification §8.4): every agent sees it, and the
+   * runtime's turn never runs its body — a call of it parks the turn until the client answers with
+   * the result for that exact call id. The body stays unused; a loop that cannot park (a
+   * framework's own) gets an error result for the call instead of running it.
+   *
+   * @param tool the definition (its name, description and schemas are what the model sees)
+   * @return a handle that removes it
+   * @throws IllegalArgumentException when the name is already registered
+   */
+  public synchronized Registration registerClientExecuted(ToolDefinition tool) {
+    Registration added = add(global, tool);
+    clientExecuted.add(tool);
+    return () -> {
+      synchronized (this) {
+        clientExecuted.remove(tool);
+        added.close();
+      }
+    };
+  }
+
+  /**
+   * Whether the tool an agent's call names is client-executed.
+   *
+   * @param agent the calling agent
+   * @param name the tool name
+   * @return true when the definition the agent resolves was registered client-executed
+   */
+  public synchronized boolean isClientExecuted(Agent agent, String name) {
+    return find(agent, name).map(clientExecuted::contains).orElse(false);
   }
 
   private Registration add(Map<String, ToolDefinition> target, ToolDefinition tool) {
@@ -147,6 +187,11 @@ public final class RuntimeToolRegistry implements ToolRegistry {
           ToolResult.error("Error: unknown tool \"" + invocation.call().toolId() + "\"", Optional.of("UNKNOWN_TOOL")));
     }
     ToolDefinition tool = found.get();
+    if (isClientExecuted(invocation.agent(), tool.name())) {
+      // the client runs it (gate specification §8.4); only a turn that can park may hand it over
+      return CompletableFuture.completedFuture(ToolResult.error(
+          "Error: tool \"" + tool.name() + "\" is executed by the client", Optional.of(CLIENT_EXECUTED)));
+    }
     List<String> violations = SchemaValidator.validateArguments(tool.parameters(), invocation.call().arguments());
     if (!violations.isEmpty()) {
       return CompletableFuture.completedFuture(finish(tool, invocation, ToolResult.error(

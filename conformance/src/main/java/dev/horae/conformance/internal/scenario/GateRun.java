@@ -6,48 +6,49 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 import dev.horae.conformance.Outcome;
+import dev.horae.conformance.scenario.ScenarioHost;
 import dev.horae.gate.GateJson;
-import dev.horae.gate.Plugin;
 import dev.horae.gate.ResumeCommand;
 import dev.horae.gate.RunState;
-import dev.horae.gate.runtime.AgentRuntime;
-import dev.horae.gate.runtime.AgentSnapshot;
-import dev.horae.gate.runtime.InferenceRequest;
+import dev.horae.gate.runtime.CommittedThreadView;
 import dev.horae.gate.runtime.ResumeOutcome;
-import dev.horae.gate.runtime.RunActivation;
-import dev.horae.gate.runtime.RunContext;
 import dev.horae.gate.runtime.SessionCommitStore;
-import dev.horae.gate.runtime.ToolContext;
-import dev.horae.gate.runtime.ToolDescriptor;
-import dev.horae.gate.runtime.ToolRecoveryPolicy;
+import dev.horae.runtime.agent.RuntimeAgent;
+import dev.horae.runtime.agent.RuntimeAgents;
+import dev.horae.runtime.gate.TurnRun;
+import dev.horae.runtime.tool.RuntimeToolRegistry;
+import dev.horae.spi.Registration;
+import dev.horae.spi.agent.Agent;
 import dev.horae.spi.gate.GateOutcome;
 import dev.horae.spi.gate.ToolCall;
 import dev.horae.spi.gate.ToolGates;
-import dev.horae.spi.gate.ToolOutput;
+import dev.horae.spi.model.ModelPort;
 import dev.horae.spi.model.ModelResponse;
 import dev.horae.spi.plugin.Host;
-import dev.horae.spi.session.Session;
 import dev.horae.spi.session.SessionEvent;
+import dev.horae.spi.tool.ToolDefinition;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.HashSet;
 import java.util.List;
-import java.util.OptionalLong;
-import java.util.Set;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
 /**
- * The gate run engine of one scenario: an {@link AgentRuntime} whose commits live in one agent's
- * session log (through the host's sessions), with a scripted model, an {@code echo}-style tool
- * executor that records every execution, and fixed gates. Rebuilt over the new host after a
- * restart, so committed tickets are rediscovered from the log.
+ * The gate host scenarios on the production runtime's turn engine (host contract §6, gate
+ * specification §8, §9): one scenario agent whose turns are the gate Runs. {@code run.runtime}
+ * gives the agent a model that answers by step, registers the {@code echo} tool (and any declared
+ * client-executed tool) in the host's tool registry — each execution recorded by its call id — and
+ * registers fixed gates on the host's {@code ToolGates}. A Run is then a prompted turn ({@code
+ * <session>/turn-<n>}), answered through the runtime's agent registry: the same code path {@code
+ * HoraeRuntime.resume}, {@code performScheduledActions}, {@code cancel} and {@code stop} take.
+ * After a restart the tools, gates and model are registered on the new host again; the reopened
+ * agent finds its parked turn in its log.
  *
  * <p>Configuration ({@code run.runtime}): {@code model} (replies by step: {@code {"text"}} or
- * {@code {"calls":[{callId, tool, args}]}}), {@code tools} ({@code [{id, clientExecuted?}]}),
- * {@code gates} ({@code [{outcome, tool?}]}, each a fixed GateOutcome, for one tool or all),
- * {@code plugins} and {@code selected} (gate plugins as in {@code gate.mergeEnv}), {@code
- * snapshot}, {@code maxSteps}.
+ * {@code {"calls":[{callId, tool, args}]}}), {@code tools} ({@code [{id, clientExecuted?}]}, default
+ * {@code echo}), {@code gates} ({@code [{outcome, tool?}]}, each a fixed GateOutcome, for one tool
+ * or all).
  */
 final class GateRun {
 
@@ -55,103 +56,162 @@ final class GateRun {
 
   private final JsonNode config;
   private final List<String> executions = Collections.synchronizedList(new ArrayList<>());
-  private Session session;
-  private SessionCommitStore store;
-  private AgentRuntime runtime;
+  private final List<Registration> registrations = new ArrayList<>();
+  private ScenarioHost host;
+  private RuntimeAgent agent;
+  private SessionCommitStore commits;
 
-  GateRun(JsonNode config, Host host, Session session) {
+  /** Members the old engine's {@code run.runtime} took: the host setup and the turn's own ids carry them now. */
+  private static final List<String> MOVED = List.of("plugins", "selected", "snapshot", "maxSteps", "deadlineAfterMs");
+
+  GateRun(JsonNode config, ScenarioHost host, Agent agent) {
+    for (String m : MOVED) {
+      if (config.has(m)) {
+        throw new IllegalArgumentException("run.runtime takes no \"" + m + "\": gate plugins and deadlines are host setup"
+            + " (gatePlugins, awaitDeadlineMs), the snapshot is the agent's own and the turn has no step ceiling");
+      }
+    }
     this.config = config;
-    this.session = session;
-    this.store = SessionCommitStore.over(host.sessions()::get, host.sessions()::flush);
-    this.runtime = build();
+    this.host = host;
+    this.agent = runtimeAgent(agent);
+    this.commits = view(host.host());
+    wire();
   }
 
-  /** Rebuilds the engine over a restarted host; the executions seen so far are kept. */
-  void rebuild(Host host, Session resumed) {
-    session = resumed;
-    store = SessionCommitStore.over(host.sessions()::get, host.sessions()::flush);
-    store.track(resumed);
-    runtime = build();
+  /** Wires the same tools, gates and model on a restarted host, to the agent of the resumed session. */
+  void rebuild(ScenarioHost restarted, Agent resumed) {
+    registrations.forEach(Registration::close);
+    registrations.clear();
+    host = restarted;
+    agent = runtimeAgent(resumed);
+    commits = view(restarted.host());
+    wire();
   }
 
-  private AgentRuntime build() {
-    ToolGates gates = ToolGates.create();
+  private SessionCommitStore view(Host h) {
+    SessionCommitStore store = SessionCommitStore.over(h.sessions()::get, h.sessions()::flush);
+    store.track(agent.session());
+    return store;
+  }
+
+  /** The committed view, caught up with the agent's log: a Run is found by id only once its thread was read. */
+  private CommittedThreadView committed() {
+    commits.track(agent.session());
+    return commits.view();
+  }
+
+  private static RuntimeAgent runtimeAgent(Agent a) {
+    if (a instanceof RuntimeAgent r) {
+      return r;
+    }
+    throw new IllegalStateException("the gate scenarios drive the runtime's turn engine; agent " + a.id() + " is not a runtime agent");
+  }
+
+  private RuntimeAgents agents() {
+    if (host.host().agents() instanceof RuntimeAgents r) {
+      return r;
+    }
+    throw new IllegalStateException("the gate scenarios drive the runtime's turn engine; this host's agents are not the runtime's");
+  }
+
+  private void wire() {
+    Host h = host.host();
+    if (!(h.tools() instanceof RuntimeToolRegistry tools)) {
+      throw new IllegalStateException("the gate scenarios need the runtime's tool registry");
+    }
+    JsonNode declared = config.path("tools");
+    if (declared.isMissingNode()) {
+      registrations.add(tools.register(echo("echo")));
+    }
+    for (JsonNode t : declared) {
+      ToolDefinition tool = echo(t.get("id").asText());
+      registrations.add(t.path("clientExecuted").asBoolean(false) ? tools.registerClientExecuted(tool) : tools.register(tool));
+    }
+    ToolGates gates = h.service(ToolGates.class).orElseThrow(() -> new IllegalStateException("the host offers no ToolGates"));
     for (JsonNode g : config.path("gates")) {
       GateOutcome outcome = GateJson.decodeOutcome(g.get("outcome"));
       String only = g.path("tool").asText("");
-      gates.register((call, state) -> CompletableFuture.completedFuture(
-          only.isEmpty() || only.equals(call.toolId()) ? outcome : GateOutcome.allow()));
+      registrations.add(gates.register((call, state) -> CompletableFuture.completedFuture(
+          only.isEmpty() || only.equals(call.toolId()) ? outcome : GateOutcome.allow())));
     }
-    AgentRuntime.Builder b = AgentRuntime.builder(this::infer, this::execute).gates(gates);
-    for (JsonNode p : config.path("plugins")) {
-      Plugin plugin = GateJson.decodePlugin(p);
-      b.plugin(plugin);
-    }
-    AgentRuntime built = b.build();
-    List<ToolDescriptor> tools = new ArrayList<>();
-    JsonNode declared = config.path("tools");
-    if (declared.isMissingNode()) {
-      tools.add(ToolDescriptor.of("echo"));
-    }
-    for (JsonNode t : declared) {
-      tools.add(t.path("clientExecuted").asBoolean(false)
-          ? new ToolDescriptor(t.get("id").asText(), ToolRecoveryPolicy.neverReplay(), true)
-          : ToolDescriptor.of(t.get("id").asText()));
-    }
-    Set<String> selected = new HashSet<>();
-    config.path("selected").forEach(s -> selected.add(s.asText()));
-    built.registerSnapshot(AgentSnapshot.of(snapshotId(), selected, tools, config.path("maxSteps").asInt(8)));
-    return built;
+    agent.useModel(model());
   }
 
-  String snapshotId() {
-    return config.path("snapshot").asText("snapshot-1");
+  private ToolDefinition echo(String name) {
+    return ToolDefinition.builder(name)
+        .body((args, exec) -> {
+          executions.add(exec.callId());
+          return CompletableFuture.completedFuture(TextNode.valueOf("echoed " + args.path("text").asText()));
+        })
+        .build();
   }
 
-  private CompletionStage<ModelResponse> infer(InferenceRequest request) {
-    JsonNode model = config.path("model");
-    if (model.isEmpty()) {
-      return CompletableFuture.completedFuture(ModelResponse.text("done"));
-    }
-    JsonNode reply = model.get(Math.min(request.step(), model.size()) - 1);
-    if (reply.has("calls")) {
-      List<ToolCall> calls = new ArrayList<>();
-      for (JsonNode c : reply.get("calls")) {
-        calls.add(new ToolCall(c.get("callId").asText(), c.get("tool").asText(),
-            c.has("args") ? c.get("args") : F.objectNode()));
+  /** The scripted model: the reply of the request's step (the last one for any later step). */
+  private ModelPort model() {
+    JsonNode replies = config.path("model");
+    return request -> {
+      if (replies.isEmpty()) {
+        return CompletableFuture.completedFuture(ModelResponse.text("done"));
       }
-      return CompletableFuture.completedFuture(ModelResponse.calls(calls.toArray(new ToolCall[0])));
+      JsonNode reply = replies.get((int) Math.min(request.step(), replies.size()) - 1);
+      if (reply.has("calls")) {
+        List<ToolCall> calls = new ArrayList<>();
+        for (JsonNode c : reply.get("calls")) {
+          calls.add(new ToolCall(c.get("callId").asText(), c.get("tool").asText(),
+              c.has("args") ? c.get("args") : F.objectNode()));
+        }
+        return CompletableFuture.completedFuture(ModelResponse.calls(calls.toArray(new ToolCall[0])));
+      }
+      return CompletableFuture.completedFuture(ModelResponse.text(reply.path("text").asText("done")));
+    };
+  }
+
+  /**
+   * Prompts the agent: one turn, one Run. The outcome is the Run's state once the turn parked
+   * ({@code awaiting}) or ended (its committed terminal fact, else the end its reason maps to).
+   *
+   * @param runId the Run the turn must be, if the step names one
+   * @param input the prompt
+   */
+  CompletableFuture<Outcome> execute(Optional<String> runId, String input) {
+    CompletableFuture<Outcome> out = new CompletableFuture<>();
+    String session = agent.session().id();
+    RuntimeAgents agents = agents();
+    Registration parked = agents.onAwaiting(call -> {
+      if (call.sessionId().equals(session)) {
+        settle(out, runId, call.runId(), RunState.awaiting());
+      }
+    });
+    Registration ended = agents.onTurnEnd(turn -> {
+      if (turn.sessionId().equals(session)) {
+        String id = TurnRun.runId(session, turn.turn());
+        RunState state = committed().committedRun(id).map(c -> c.record().state())
+            .filter(RunState::isTerminal).orElseGet(() -> RunState.ended(TurnRun.causeOf(turn.reason())));
+        settle(out, runId, id, state);
+      }
+    });
+    var unused = out.whenComplete((o, e) -> {
+      parked.close();
+      ended.close();
+    });
+    host.prompt(agent, input, Optional.empty(), Optional.empty());
+    return out;
+  }
+
+  private static void settle(CompletableFuture<Outcome> out, Optional<String> expected, String runId, RunState state) {
+    if (expected.isPresent() && !expected.get().equals(runId)) {
+      out.completeExceptionally(new IllegalStateException("the turn is run " + runId + ", not " + expected.get()));
+    } else {
+      out.complete(Outcome.value(GateJson.encodeRunState(state)));
     }
-    return CompletableFuture.completedFuture(ModelResponse.text(reply.path("text").asText("done")));
   }
 
-  private CompletionStage<ToolOutput> execute(ToolCall call, ToolContext context) {
-    executions.add(context.operationId());
-    return CompletableFuture.completedFuture(ToolOutput.success(call.callId(),
-        TextNode.valueOf("echoed " + call.arguments().path("text").asText())));
+  CompletableFuture<Outcome> perform(String runId) {
+    return outcome(agents().perform(runId));
   }
 
-  private RunContext context(long nowMs) {
-    RunContext c = RunContext.of(store).at(nowMs);
-    JsonNode after = config.path("deadlineAfterMs");
-    if (after.canConvertToExactIntegral()) {
-      long delta = after.asLong();
-      c = c.withDeadlinePolicy((target, now) -> OptionalLong.of(now + delta));
-    }
-    return c;
-  }
-
-  CompletableFuture<Outcome> execute(String runId, String input, long nowMs) {
-    return state(runtime.execute(new RunActivation(runId, session.id(), snapshotId(), input), context(nowMs)));
-  }
-
-  CompletableFuture<Outcome> perform(String runId, long nowMs) {
-    return outcome(runtime.performScheduledAction(runId, context(nowMs), nowMs));
-  }
-
-  CompletableFuture<Outcome> resume(JsonNode command, long nowMs) {
-    ResumeCommand c = GateJson.decodeResumeCommand(command);
-    return outcome(runtime.resume(c, context(nowMs)));
+  CompletableFuture<Outcome> resume(JsonNode command) {
+    return outcome(agents().resume(GateJson.decodeResumeCommand(command)));
   }
 
   /**
@@ -159,7 +219,7 @@ final class GateRun {
    * overrides, then the result and the clock.
    */
   CompletableFuture<Outcome> resumeFromTicket(String runId, JsonNode result, JsonNode overrides, long nowMs) {
-    ObjectNode ticket = GateJson.encodeTicket(store.view().resumeTicket(runId)
+    ObjectNode ticket = GateJson.encodeTicket(committed().resumeTicket(runId)
         .orElseThrow(() -> new IllegalStateException("run " + runId + " has no committed ticket")));
     ObjectNode command = F.objectNode();
     for (String k : new String[] {"correlationId", "runId", "threadId", "snapshotId", "catalogFingerprint"}) {
@@ -168,19 +228,20 @@ final class GateRun {
     overrides.properties().forEach(m -> command.set(m.getKey(), m.getValue()));
     command.set("result", result);
     command.put("nowMs", nowMs);
-    return resume(command, nowMs);
+    ResumeCommand decoded = GateJson.decodeResumeCommand(command);
+    return outcome(agents().resume(decoded));
   }
 
-  CompletableFuture<Outcome> cancel(String runId, long nowMs) {
-    return state(runtime.cancelRun(runId, session.id(), context(nowMs)));
+  CompletableFuture<Outcome> cancel(String runId) {
+    return outcome(agents().cancel(runId));
   }
 
-  CompletableFuture<Outcome> stop(String runId, String reason, long nowMs) {
-    return state(runtime.stopRun(runId, session.id(), reason, context(nowMs)));
+  CompletableFuture<Outcome> stop(String runId, String reason) {
+    return outcome(agents().stop(runId, reason));
   }
 
   Outcome ticket(String runId) {
-    return store.view().resumeTicket(runId)
+    return committed().resumeTicket(runId)
         .map(t -> Outcome.value(GateJson.encodeTicket(t)))
         .orElseGet(Outcome::none);
   }
@@ -196,7 +257,7 @@ final class GateRun {
   /** The run facts committed for the Run, in log order, as JSON run states. */
   Outcome facts(String runId) {
     ArrayNode a = F.arrayNode();
-    for (SessionEvent e : session.events()) {
+    for (SessionEvent e : agent.session().events()) {
       if (!e.type().equals("gate/commit")) {
         continue;
       }
@@ -205,8 +266,10 @@ final class GateRun {
       if (id.equals(runId)) {
         ObjectNode fact = F.objectNode();
         fact.put("type", run.path("type").asText());
-        if (run.has("cause")) {
-          fact.set("cause", run.get("cause"));
+        for (String k : new String[] {"cause", "reason", "failure"}) {
+          if (run.has(k)) {
+            fact.set(k, run.get(k));
+          }
         }
         a.add(fact);
       }
@@ -214,11 +277,7 @@ final class GateRun {
     return Outcome.value(a);
   }
 
-  // the engine's stages may wait on the host (a held flush): never block the scenario on them
-  private static CompletableFuture<Outcome> state(CompletionStage<RunState> stage) {
-    return stage.toCompletableFuture().thenApply(s -> Outcome.value(GateJson.encodeRunState(s)));
-  }
-
+  // the turn's stages may wait on the host (a held flush): never block the scenario on them
   private static CompletableFuture<Outcome> outcome(CompletionStage<ResumeOutcome> stage) {
     return stage.toCompletableFuture().thenApply(GateRun::render);
   }

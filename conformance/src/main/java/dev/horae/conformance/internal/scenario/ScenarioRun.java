@@ -13,9 +13,11 @@ import dev.horae.conformance.scenario.HostSetup;
 import dev.horae.conformance.scenario.PluginCatalog;
 import dev.horae.conformance.scenario.ScenarioHost;
 import dev.horae.conformance.scenario.ScenarioHosts;
+import dev.horae.gate.GateJson;
 import dev.horae.spi.AbortController;
 import dev.horae.spi.agent.Agent;
 import dev.horae.spi.gate.ToolCall;
+import dev.horae.spi.invariant.InvariantViolation;
 import dev.horae.spi.jobs.JobId;
 import dev.horae.spi.jobs.JobOutcome;
 import dev.horae.spi.jobs.JobService;
@@ -25,7 +27,6 @@ import dev.horae.spi.jobs.JobsException;
 import dev.horae.spi.message.MessageSource;
 import dev.horae.spi.message.PromptAdmission;
 import dev.horae.spi.message.PromptRejectedException;
-import dev.horae.spi.invariant.InvariantViolation;
 import dev.horae.spi.plugin.Installation;
 import dev.horae.spi.plugin.Plugin;
 import dev.horae.spi.session.AppendOptions;
@@ -164,7 +165,12 @@ public final class ScenarioRun {
         ? OffsetDateTime.parse(h.get("start").textValue()).toInstant()
         : Instant.parse("2026-01-01T00:00:00Z");
     ZoneId zone = h.path("processZone").isTextual() ? ZoneId.of(h.get("processZone").textValue()) : ZoneId.of("UTC");
-    return new HostSetup(start, zone, h.path("persistence").asBoolean(true));
+    Optional<Duration> deadline = h.path("awaitDeadlineMs").canConvertToExactIntegral()
+        ? Optional.of(Duration.ofMillis(h.get("awaitDeadlineMs").asLong())) : Optional.empty();
+    List<dev.horae.gate.Plugin> gatePlugins = new ArrayList<>();
+    h.path("gatePlugins").forEach(p -> gatePlugins.add(GateJson.decodePlugin(p)));
+    return new HostSetup(start, zone, h.path("persistence").asBoolean(true), h.path("dispatch").asBoolean(true), deadline,
+        gatePlugins);
   }
 
   // ---- steps ------------------------------------------------------------------------------------
@@ -358,19 +364,19 @@ public final class ScenarioRun {
       }
       case "run.runtime" -> {
         gateAgent = text(s, "agent");
-        gate = Optional.of(new GateRun(s, host().host(), agent(s, "agent").session()));
+        gate = Optional.of(new GateRun(s, host(), agent(s, "agent")));
         return Outcome.text("ready");
       }
       case "run.execute" -> {
-        return settled(gate().execute(text(s, "run"), s.path("input").asText("go"), nowMs(s)));
+        return settled(gate().execute(optText(s, "run"), s.path("input").asText("go")));
       }
       case "run.perform" -> {
-        return settled(gate().perform(text(s, "run"), nowMs(s)));
+        return settled(gate().perform(text(s, "run")));
       }
       case "run.resume" -> {
         JsonNode command = s.path("command");
         if (command.isObject()) {
-          return settled(gate().resume(command, nowMs(s)));
+          return settled(gate().resume(command));
         }
         if (!s.path("result").isObject()) {
           throw new StepError("run.resume needs a \"command\", or a \"run\" and a \"result\"");
@@ -379,10 +385,10 @@ public final class ScenarioRun {
             s.has("override") ? s.get("override") : F.objectNode(), nowMs(s)));
       }
       case "run.cancel" -> {
-        return settled(gate().cancel(text(s, "run"), nowMs(s)));
+        return settled(gate().cancel(text(s, "run")));
       }
       case "run.stop" -> {
-        return settled(gate().stop(text(s, "run"), text(s, "reason"), nowMs(s)));
+        return settled(gate().stop(text(s, "run"), text(s, "reason")));
       }
       case "dispose" -> {
         disposals.put(text(s, "agent"), host().dispose(agent(s, "agent")).toCompletableFuture());
@@ -501,7 +507,7 @@ public final class ScenarioRun {
       }
     }
     if (gate.isPresent() && agents.containsKey(gateAgent)) {
-      gate.get().rebuild(host().host(), agents.get(gateAgent).session());
+      gate.get().rebuild(host(), agents.get(gateAgent));
     }
     host().settle();
   }
