@@ -52,6 +52,12 @@ public class RuntimeAgent implements Agent {
   private final Deque<UserMessage> nextTurn = new ArrayDeque<>();
   private final Deque<UserMessage> nextStep = new ArrayDeque<>();
   private final List<CompletableFuture<Void>> idleWaiters = new ArrayList<>();
+  /**
+   * The {@code idle} statuses set in the phase and not yet told to the listeners: an idle wait
+   * asked in between must not complete before the status it is promised to follow (host contract
+   * §5.1 onStatus, §5.4). A count, since a quick next turn may end while one is still told.
+   */
+  private int announcingIdle;
 
   private Phase phase = Phase.IDLE;
   private final List<Runnable> deferred = new ArrayList<>();
@@ -318,9 +324,10 @@ public class RuntimeAgent implements Agent {
     boolean start;
     synchronized (this) {
       phase = Phase.IDLE;
+      announcingIdle++;
       start = claimDriverIfWoken();
     }
-    registry.fireStatus(this, AgentStatus.IDLE);
+    announceIdle();
     if (start) {
       registry.startDriver(this);
     }
@@ -355,7 +362,7 @@ public class RuntimeAgent implements Agent {
   protected final void checkIdle() {
     List<CompletableFuture<Void>> ready;
     synchronized (this) {
-      if (phase != Phase.IDLE || idleHeld() || idleWaiters.isEmpty()) {
+      if (phase != Phase.IDLE || announcingIdle > 0 || idleHeld() || idleWaiters.isEmpty()) {
         return;
       }
       ready = new ArrayList<>(idleWaiters);
@@ -671,6 +678,17 @@ public class RuntimeAgent implements Agent {
     return out;
   }
 
+  // tells the listeners the agent is idle, then lets the idle waits complete
+  private void announceIdle() {
+    try {
+      registry.fireStatus(this, AgentStatus.IDLE);
+    } finally {
+      synchronized (this) {
+        announcingIdle--;
+      }
+    }
+  }
+
   /** Called by the registry when a turn ended; returns true when the driver must go on. */
   boolean finishDriverOrContinue() {
     long spell;
@@ -682,11 +700,12 @@ public class RuntimeAgent implements Agent {
         return true;
       }
       phase = Phase.IDLE;
+      announcingIdle++;
       latchedWake = false;
       spell = ++idleSpells;
     }
     armHistoryRelease(spell);
-    registry.fireStatus(this, AgentStatus.IDLE);
+    announceIdle();
     checkIdle();
     return false;
   }
