@@ -160,6 +160,34 @@ class RuntimeAgentRulesTest {
   }
 
   @Test
+  @DisplayName("an idle wait asked while the idle status is being told completes only after it (§5.1 onStatus, §5.4)")
+  void anIdleWaitAskedWhileTheIdleStatusIsToldCompletesOnlyAfterIt() throws Exception {
+    try (HoraeRuntime horae = HoraeRuntime.builder().clock(CLOCK).model(OK).build()) {
+      RuntimeAgent agent = horae.openAgent("s-announcing");
+      CountDownLatch telling = new CountDownLatch(1);
+      CountDownLatch told = new CountDownLatch(1);
+      var unused = horae.agents().onStatus((a, s) -> {
+        if (s == AgentStatus.IDLE) {
+          telling.countDown();
+          try {
+            // the driver's thread holds the idle status here until the test lets it go
+            told.await(20, TimeUnit.SECONDS);
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+          }
+        }
+      });
+      horae.prompt(agent, "hello");
+      assertThat(telling.await(20, TimeUnit.SECONDS)).isTrue();
+      // the turn has ended and the phase is idle, but the listeners have not all heard it yet
+      CompletableFuture<Void> idle = agent.whenIdle().toCompletableFuture();
+      assertThat(idle).isNotDone();
+      told.countDown();
+      idle.get(20, TimeUnit.SECONDS);
+    }
+  }
+
+  @Test
   @DisplayName("an idle wait asked during maintenance also waits for the turn its latched input starts (§5.4)")
   void anIdleWaitAskedDuringMaintenanceWaitsForTheTurnItsLatchedInputStarts() throws Exception {
     try (HoraeRuntime horae = HoraeRuntime.builder().clock(CLOCK).model(OK).build()) {
