@@ -88,6 +88,24 @@ class FileSessionLeasesTest {
   }
 
   @Test
+  void aReleasedLeaseReleasedAgainLeavesTheSessionOpenedSinceWithoutOne() {
+    try (FileSessionStore a = FileSessionStore.open(root, SyncMode.NEVER);
+        FileSessionStore b = FileSessionStore.open(root, SyncMode.NEVER)) {
+      SessionLeases leases = a.leases("node-a");
+      SessionLease lease = leases.acquire("s");
+      leases.persist(header("s"), log(1), lease).toCompletableFuture().join();
+      assertThat(leases.release(lease)).isTrue();
+      // a plain load opens (and locks) the session again, with no lease
+      assertThat(a.load("s").orElseThrow().events()).isEqualTo(log(1));
+      assertThat(leases.release(lease)).as("the old lease is not the session's").isFalse();
+      assertThatThrownBy(() -> b.load("s"))
+          .as("the session stays open and locked in store a")
+          .isInstanceOf(CommitLogLockedException.class);
+      assertThat(a.release("s")).isTrue();
+    }
+  }
+
+  @Test
   void badInputGetsClearErrors() {
     try (FileSessionStore store = FileSessionStore.open(root, SyncMode.NEVER)) {
       assertThatThrownBy(() -> store.leases(" "))
