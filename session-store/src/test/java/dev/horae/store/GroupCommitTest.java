@@ -136,6 +136,19 @@ class GroupCommitTest {
       persist(store, header("t"), log(2));
     }
     assertThat(unsynced.get()).as("SyncMode.NEVER forces nothing").isZero();
+    // the public opens map SyncMode.ALWAYS to real fsyncs, with a due index or without
+    AtomicInteger synced = new AtomicInteger();
+    try (FileSessionStore store = FileSessionStore.open(root.resolve("always"), SyncMode.ALWAYS)) {
+      var unused = store.onFsync(synced::incrementAndGet);
+      persist(store, header("u"), log(2));
+    }
+    assertThat(synced.get()).as("SyncMode.ALWAYS forces the creation and the line").isGreaterThanOrEqualTo(2);
+    AtomicInteger indexed = new AtomicInteger();
+    try (FileSessionStore store = FileSessionStore.open(root.resolve("indexed"), SyncMode.ALWAYS, header -> events -> java.util.OptionalLong.empty())) {
+      var unused = store.onFsync(indexed::incrementAndGet);
+      persist(store, header("v"), log(2));
+    }
+    assertThat(indexed.get()).as("SyncMode.ALWAYS with a due index").isGreaterThanOrEqualTo(2);
   }
 
   @Test
