@@ -144,6 +144,18 @@ abstract class DueIndexContract {
   }
 
   @Test
+  void aClaimTakesAtMostItsLimitEarliestFirst() {
+    persist(header("late"), new Reminders.Log().create("r", 1_500).events());
+    persist(header("early"), new Reminders.Log().create("r", 1_000).events());
+    persist(header("mid"), new Reminders.Log().create("r", 1_200).events());
+    assertThat(index().claim(leases("node-a"), 2_000, 0, Set.of())).isEmpty();
+    assertThat(index().claim(leases("node-a"), 2_000, 2, Set.of())).extracting(SessionLease::sessionId)
+        .containsExactly("early", "mid");
+    assertThat(index().claim(leases("node-b"), 2_000, 2, Set.of())).extracting(SessionLease::sessionId)
+        .containsExactly("late");
+  }
+
+  @Test
   void aDueTimeBeyondAnyClockIsKept() {
     persist(header("s"), new Reminders.Log().create("r", 253_402_300_799_999L).events());
     assertThat(index().dueAt("s")).isEqualTo(OptionalLong.of(253_402_300_799_999L));

@@ -40,6 +40,20 @@ class MemoryDueIndexTest extends DueIndexContract {
   }
 
   @Test
+  void aClaimReadsPastItsWindowWhenTheLimitAndTheSkippedSessionsNeedMore() {
+    // every session is due; the window alone would stop at DueIndex.CLAIM_WINDOW of them
+    int due = DueIndex.CLAIM_WINDOW + 10;
+    for (int i = 0; i < due; i++) {
+      persist(header(String.format("s%05d", i)), new Reminders.Log().create("r", 1_000 + i).events());
+    }
+    java.util.Set<String> skip = java.util.Set.of("s00000", "s00001", "s00002");
+    java.util.List<SessionLease> claimed = index().claim(leases("node-a"), 1_000_000, DueIndex.CLAIM_WINDOW + 5, skip);
+    assertThat(claimed).hasSize(DueIndex.CLAIM_WINDOW + 5);
+    assertThat(claimed.get(0).sessionId()).isEqualTo("s00003");
+    assertThat(claimed.get(claimed.size() - 1).sessionId()).isEqualTo(String.format("s%05d", DueIndex.CLAIM_WINDOW + 7));
+  }
+
+  @Test
   void aStoreWithoutAnIndexerHasNoIndex() {
     assertThat(new MemorySessionStore().dueIndex()).isEmpty();
   }
