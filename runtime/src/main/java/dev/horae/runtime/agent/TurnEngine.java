@@ -15,6 +15,7 @@ import dev.horae.gate.ResumeTicket;
 import dev.horae.gate.ResumeValidation;
 import dev.horae.gate.RunState;
 import dev.horae.gate.ToolAwaitReason;
+import dev.horae.gate.runtime.ClaimGuard;
 import dev.horae.gate.runtime.CommitRejectedException;
 import dev.horae.gate.runtime.CommittedRun;
 import dev.horae.gate.runtime.GateRuntimeException;
@@ -213,6 +214,21 @@ public final class TurnEngine {
    *     rejection
    */
   CompletionStage<ResumeOutcome> resume(RuntimeAgent agent, RuntimeAgents registry, ResumeCommand command) {
+    return resume(agent, registry, command, Optional.empty());
+  }
+
+  /**
+   * {@link #resume(RuntimeAgent, RuntimeAgents, ResumeCommand)} for a durable dispatcher's attempt
+   * (gate specification §12.5.3): every commit of the continued turn is fenced by the claim, and
+   * no tool is entered once the claim no longer owns the Run.
+   *
+   * @param agent the agent whose session holds the Run
+   * @param registry the agent registry (for the driver)
+   * @param command the answer
+   * @param claim the dispatch claim, if a dispatcher's attempt answers
+   * @return a stage with the outcome
+   */
+  CompletionStage<ResumeOutcome> resume(RuntimeAgent agent, RuntimeAgents registry, ResumeCommand command, Optional<ClaimGuard> claim) {
     Optional<CommittedRun> committed = commits.view().committedRun(command.runId());
     if (committed.isEmpty() || committed.get().record().ticket().isEmpty()
         || !committed.get().record().threadId().equals(agent.session().id())) {
@@ -240,9 +256,11 @@ public final class TurnEngine {
       return rejected("notAwaiting", NOT_AWAITING, GateRuntimeException.Category.EXECUTION);
     }
     ToolBatch batch = run.batch().get();
+    claim.ifPresent(g -> run.fencedBy(g.fence()));
     Turn t = new Turn(agent, registry, open.get().turn(), batch.step(), run, open.get().trigger().orElse(null), open.get().finalText());
     CompletableFuture<ResumeOutcome> outcome = new CompletableFuture<>();
     t.answered = outcome;
+    t.claim = claim.orElse(null);
     registry.continueParked(agent, () -> t.close(t.drive(t.answer(batch, target, ticket, command.result()))));
     return outcome;
   }
@@ -257,6 +275,21 @@ public final class TurnEngine {
    *     is nothing to perform
    */
   CompletionStage<ResumeOutcome> performScheduled(RuntimeAgent agent, RuntimeAgents registry) {
+    return performScheduled(agent, registry, clock.millis(), Optional.empty());
+  }
+
+  /**
+   * Performs the parked scheduled action of an agent for a caller with its own clock reading and,
+   * for a durable dispatcher's attempt, its claim (see {@link #resume(RuntimeAgent, RuntimeAgents,
+   * ResumeCommand, Optional)}).
+   *
+   * @param agent the agent
+   * @param registry the agent registry
+   * @param nowMs the caller's clock reading, for the ticket deadline
+   * @param claim the dispatch claim, if any
+   * @return a stage with the outcome
+   */
+  CompletionStage<ResumeOutcome> performScheduled(RuntimeAgent agent, RuntimeAgents registry, long nowMs, Optional<ClaimGuard> claim) {
     Optional<ResumeTicket> ticket = parkedTicket(agent);
     if (ticket.isEmpty()) {
       return rejected("notAwaiting", NOT_AWAITING, GateRuntimeException.Category.EXECUTION);
@@ -264,7 +297,7 @@ public final class TurnEngine {
     if (ticket.get().reason() != AwaitReason.SCHEDULED_ACTION) {
       return rejected("notScheduledAction", "run is not awaiting on a scheduled action", GateRuntimeException.Category.EXECUTION);
     }
-    return resume(agent, registry, ResumeCommand.fromTicket(ticket.get(), ResumeResult.allow(), clock.millis()));
+    return resume(agent, registry, ResumeCommand.fromTicket(ticket.get(), ResumeResult.allow(), nowMs), claim);
   }
 
   /**
@@ -285,6 +318,24 @@ public final class TurnEngine {
    */
   CompletionStage<ResumeOutcome> halt(RuntimeAgent agent, RuntimeAgents registry, String runId, EndCause cause,
       String turnEndReason, ToolResult unanswered) {
+    return halt(agent, registry, runId, cause, turnEndReason, unanswered, Optional.empty());
+  }
+
+  /**
+   * {@link #halt(RuntimeAgent, RuntimeAgents, String, EndCause, String, ToolResult)} with the
+   * Run's end fenced by a durable dispatcher's claim, if one is given.
+   *
+   * @param agent the agent whose session holds the Run
+   * @param registry the agent registry (for the driver)
+   * @param runId the Run
+   * @param cause the terminal cause
+   * @param turnEndReason the host {@code turn/end} reason (host contract §6.1)
+   * @param unanswered the result of every call the ended turn leaves without one
+   * @param claim the dispatch claim, if any
+   * @return a stage with the Run's terminal state, or {@code notAwaiting}
+   */
+  CompletionStage<ResumeOutcome> halt(RuntimeAgent agent, RuntimeAgents registry, String runId, EndCause cause,
+      String turnEndReason, ToolResult unanswered, Optional<ClaimGuard> claim) {
     Optional<CommittedRun> committed = commits.view().committedRun(runId);
     if (committed.isEmpty() || !committed.get().record().threadId().equals(agent.session().id())) {
       return rejected("notAwaiting", NOT_AWAITING, GateRuntimeException.Category.EXECUTION);
@@ -299,6 +350,7 @@ public final class TurnEngine {
       return rejected("notAwaiting", NOT_AWAITING, GateRuntimeException.Category.EXECUTION);
     }
     TurnRun run = TurnRun.committed(commits, committed.get());
+    claim.ifPresent(g -> run.fencedBy(g.fence()));
     long step = run.batch().map(ToolBatch::step).orElse(1);
     Turn t = new Turn(agent, registry, open.get().turn(), step, run, open.get().trigger().orElse(null), open.get().finalText());
     CompletableFuture<ResumeOutcome> outcome = new CompletableFuture<>();
@@ -439,6 +491,8 @@ public final class TurnEngine {
     @Nullable ResumeTicket parkedOn;
     /** The Run's terminal cause when the embedder ended it, in place of the one the reason maps to. */
     @Nullable EndCause endAs;
+    /** The dispatch claim of the durable dispatcher's attempt that continues this turn, if any. */
+    @Nullable ClaimGuard claim;
 
     Turn(RuntimeAgent agent, RuntimeAgents registry, long turn, long step, TurnRun run, @Nullable UserMessage trigger, String finalText) {
       this.agent = agent;
@@ -703,6 +757,11 @@ public final class TurnEngine {
     }
 
     private CompletionStage<ToolResult> invoke(ToolCall call) {
+      ClaimGuard guard = claim;
+      if (guard != null && !guard.ownsExecution().getAsBoolean()) {
+        // LEASE-06: an attempt whose claim lapsed or was superseded never enters a tool
+        return CompletableFuture.failedFuture(new GateRuntimeException.Execution(ClaimGuard.lostOwnership(run.runId()), null));
+      }
       return tools.call(new dev.horae.spi.tool.ToolInvocation(agent, call), signal);
     }
 
