@@ -49,6 +49,7 @@ import dev.horae.gate.ResolvedExecutionEnv;
 import dev.horae.gate.ResumeCommand;
 import dev.horae.gate.ResumeResult;
 import dev.horae.gate.runtime.DispatchQueue;
+import dev.horae.gate.runtime.DispatchTarget;
 import dev.horae.gate.runtime.DurableDispatcher;
 import dev.horae.gate.runtime.ResumeOutcome;
 import dev.horae.gate.runtime.SessionCommitStore;
@@ -166,10 +167,6 @@ public final class HoraeRuntime implements Host, AutoCloseable {
     }
     IdleHistory idle = IdleHistory.after(b.idleHistoryRetention != null ? b.idleHistoryRetention : IdleHistory.DEFAULT_RETENTION, timers);
     if (b.dispatchQueue != null) {
-      if (b.dispatch && b.dispatchExplicit) {
-        throw new IllegalStateException("a runtime with a dispatch queue leaves its scheduled actions to the durable dispatcher; "
-            + "do not also set dispatchScheduledActions(true)");
-      }
       DispatchQueue queue = Objects.requireNonNull(b.dispatchQueue.over(sessions::get, sessions::flush), "dispatch queue");
       if (!(queue.store() instanceof SessionCommitStore commits)) {
         throw new IllegalStateException("the dispatch queue must commit to the session logs (a SessionDispatchQueue or a "
@@ -362,6 +359,11 @@ public final class HoraeRuntime implements Host, AutoCloseable {
    */
   public Optional<DispatchQueue> dispatchQueue() {
     return Optional.ofNullable(dispatchQueue);
+  }
+
+  /** The engine a durable dispatcher drives, for tests that hand it a context of their own. */
+  Optional<DispatchTarget> dispatchTarget() {
+    return Optional.ofNullable(dispatchTarget);
   }
 
   /**
@@ -1055,8 +1057,14 @@ public final class HoraeRuntime implements Host, AutoCloseable {
      * Builds the runtime: opens the store (if a data folder was given) and starts the timers.
      *
      * @return the runtime
+     * @throws IllegalStateException when a dispatch queue is given with {@code
+     *     dispatchScheduledActions(true)}
      */
     public HoraeRuntime build() {
+      if (dispatchQueue != null && dispatch && dispatchExplicit) {
+        throw new IllegalStateException("a runtime with a dispatch queue leaves its scheduled actions to the durable dispatcher; "
+            + "do not also set dispatchScheduledActions(true)");
+      }
       return new HoraeRuntime(this);
     }
   }

@@ -53,6 +53,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
@@ -611,7 +612,12 @@ public final class TurnEngine {
         if (failure != null) {
           Throwable c = unwrap(failure);
           if (c instanceof CommitRejectedException cr && (cr.code().equals("runHeadMoved") || cr.code().equals("terminalFinal"))) {
-            throw new LostRace();
+            throw new LostRace("notAwaiting", NOT_AWAITING);
+          }
+          if (c instanceof CommitRejectedException cr && cr.code().equals("fenced")) {
+            // a dispatcher's attempt whose claim was superseded (gate specification §12.5.3): the
+            // ticket is untouched and the turn stays parked for the claim's current owner
+            throw new LostRace("fenced", Objects.requireNonNullElse(cr.getMessage(), "the dispatch claim is no longer current"));
           }
           throw new CompletionException(c);
         }
@@ -781,11 +787,12 @@ public final class TurnEngine {
      */
     CompletionStage<Boolean> close(CompletableFuture<String> reason) {
       return reason.handle((r, failure) -> {
-        if (failure != null && unwrap(failure) instanceof LostRace) {
-          // another answer consumed the ticket first: nothing was written, the turn stays parked
+        if (failure != null && unwrap(failure) instanceof LostRace lost) {
+          // another answer consumed the ticket first, or the claim was fenced: nothing was written,
+          // the turn stays parked
           agent.endTurn();
           agent.repark();
-          complete(new ResumeOutcome.Rejected("notAwaiting", NOT_AWAITING, GateRuntimeException.Category.EXECUTION));
+          complete(new ResumeOutcome.Rejected(lost.code, lost.text, GateRuntimeException.Category.EXECUTION));
           return CompletableFuture.completedFuture(true);
         }
         if (failure == null && PARKED.equals(r)) {
@@ -876,12 +883,19 @@ public final class TurnEngine {
     }
   }
 
-  /** Another answer consumed the ticket between the checks and the pre-commit. */
+  /** The pre-commit did not land: another answer consumed the ticket first, or the attempt's claim was fenced. */
   private static final class LostRace extends HoraeException {
     private static final long serialVersionUID = 1L;
 
-    LostRace() {
-      super(NOT_AWAITING);
+    /** The rejection code the answer gets. */
+    final String code;
+    /** The rejection message the answer gets. */
+    final String text;
+
+    LostRace(String code, String text) {
+      super(text);
+      this.code = code;
+      this.text = text;
     }
   }
 
