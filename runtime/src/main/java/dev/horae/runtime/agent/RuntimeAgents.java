@@ -530,9 +530,10 @@ public final class RuntimeAgents implements AgentRegistry {
   }
 
   /**
-   * Ends a parked turn's Run {@code indeterminate} (gate specification §12.5.5: a durable
-   * dispatcher spent its retry budget on it): the waiting call reads {@code Error: stopped:
-   * <reason>} and the turn ends {@code blocked}. Otherwise as {@link #cancel}.
+   * Ends a turn's Run {@code indeterminate} (gate specification §12.5.5: a durable dispatcher
+   * spent its retry budget on it). A parked turn's waiting call reads {@code Error: stopped:
+   * <reason>} and the turn ends {@code blocked}, as {@link #stop}; a turn still running the Run
+   * (a tool that never returned) is cancelled once the end is committed, and ends {@code aborted}.
    *
    * @param runId the Run
    * @param reason why, shown to the model
@@ -540,6 +541,12 @@ public final class RuntimeAgents implements AgentRegistry {
    * @return a stage with the terminal state, or a rejection
    */
   public CompletionStage<ResumeOutcome> endIndeterminate(String runId, String reason, Optional<ClaimGuard> claim) {
+    Optional<String> thread = engine.threadOf(runId);
+    Optional<RuntimeAgent> agent = thread.flatMap(this::holder);
+    if (agent.isPresent() && parkedTicket(agent.get()).filter(t -> t.runId().equals(runId)).isEmpty()) {
+      // a turn still running the Run (its tool never returned): end the Run, then cancel the turn
+      return engine.endRunning(agent.get(), runId, EndCause.indeterminate(), reason, claim);
+    }
     return halt(runId, EndCause.indeterminate(), TurnEngine.STOPPED, TurnEngine.stopped(reason), claim);
   }
 

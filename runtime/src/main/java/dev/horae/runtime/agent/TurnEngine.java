@@ -362,6 +362,37 @@ public final class TurnEngine {
   }
 
   /**
+   * Ends a Run whose turn is running rather than parked, by a durable dispatcher's word (gate
+   * specification §12.5.5: its retry budget is spent): {@code ended(cause)} is committed with the
+   * open batch sealed, fenced by the claim, and then the running turn is cancelled, so it ends
+   * {@code aborted} and its own end finds the Run ended already. A Run that has already ended
+   * commits nothing and its terminal state is the answer.
+   *
+   * @param agent the agent whose session holds the Run
+   * @param runId the Run
+   * @param cause the terminal cause
+   * @param reason why, the running turn's abort cause
+   * @param claim the dispatch claim, if any
+   * @return a stage with the Run's terminal state, or {@code notAwaiting} for a Run of another
+   *     session or none; it fails when the end cannot be committed
+   */
+  CompletionStage<ResumeOutcome> endRunning(RuntimeAgent agent, String runId, EndCause cause, String reason, Optional<ClaimGuard> claim) {
+    Optional<CommittedRun> committed = commits.view().committedRun(runId);
+    if (committed.isEmpty() || !committed.get().record().threadId().equals(agent.session().id())) {
+      return rejected("notAwaiting", NOT_AWAITING, GateRuntimeException.Category.EXECUTION);
+    }
+    if (committed.get().record().state().isTerminal()) {
+      return CompletableFuture.completedFuture(new ResumeOutcome.Advanced(committed.get().record().state()));
+    }
+    TurnRun run = TurnRun.committed(commits, committed.get());
+    claim.ifPresent(g -> run.fencedBy(g.fence()));
+    return run.end(cause, false).thenApply(v -> {
+      agent.cancelTurn(reason);
+      return new ResumeOutcome.Advanced(RunState.ended(cause));
+    });
+  }
+
+  /**
    * The call an agent's open turn is parked on, if any.
    *
    * @param agent the agent
