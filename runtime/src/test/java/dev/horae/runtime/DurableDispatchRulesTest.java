@@ -71,37 +71,44 @@ class DurableDispatchRulesTest {
         .dispatchQueue(SessionDispatchQueue::over).build();
   }
 
+  /** A turn parked on a scheduled action, and the queue its dispatch record is in. */
+  private record Parked(RuntimeAgent agent, String runId, DispatchQueue queue) {}
+
+  /** Counts the tool's runs in {@code runs}, schedules every call and parks a turn of {@code sessionId}. */
+  private static Parked parked(HoraeRuntime horae, String sessionId, AtomicInteger runs) throws InterruptedException {
+    horae.tools().register(TurnEngineRulesTest.counting("later", runs));
+    scheduleEveryCall(horae);
+    RuntimeAgent agent = TurnEngineRulesTest.parkedAgent(horae, sessionId);
+    return new Parked(agent, horae.awaiting().get(0).runId(), horae.dispatchQueue().orElseThrow());
+  }
+
   @Test
   void aParkedScheduledActionIsClaimedAndPerformedOnceByTheDurableDispatcherAndTheTurnEnds() throws Exception {
     AtomicInteger runs = new AtomicInteger();
     try (HoraeRuntime horae = runtime(callThenDone("later"))) {
-      horae.tools().register(TurnEngineRulesTest.counting("later", runs));
-      scheduleEveryCall(horae);
-      RuntimeAgent agent = TurnEngineRulesTest.parkedAgent(horae, "s-durable");
-      String runId = horae.awaiting().get(0).runId();
-      DispatchQueue queue = horae.dispatchQueue().orElseThrow();
+      Parked p = parked(horae, "s-durable", runs);
 
       // the park's commit and its dispatch record landed together (the outbox, §12.5.1)
-      assertThat(queue.record(runId)).hasValueSatisfying(r -> assertThat(r.status()).isEqualTo(DispatchStatus.PENDING));
+      assertThat(p.queue().record(p.runId())).hasValueSatisfying(r -> assertThat(r.status()).isEqualTo(DispatchStatus.PENDING));
       assertThat(runs).hasValue(0);
 
       try (DurableDispatcher first = horae.durableDispatcher().owner("node-1").build();
           DurableDispatcher second = horae.durableDispatcher().owner("node-2").build()) {
         Optional<DurableDispatcher.Attempt> attempt = tick(first);
-        agent.whenIdle().toCompletableFuture().get(20, TimeUnit.SECONDS);
+        p.agent().whenIdle().toCompletableFuture().get(20, TimeUnit.SECONDS);
 
         assertThat(attempt).hasValueSatisfying(a -> assertThat(a.result()).isEqualTo(DurableDispatcher.Result.DONE));
         assertThat(runs).hasValue(1);
-        assertThat(lastTurnEnd(agent)).isEqualTo("completed");
+        assertThat(lastTurnEnd(p.agent())).isEqualTo("completed");
         assertThat(horae.awaiting()).isEmpty();
-        assertThat(queue.record(runId)).isEmpty();
+        assertThat(p.queue().record(p.runId())).isEmpty();
 
         // single use: nothing is left to claim, reconcile finds no ticket, a direct perform is refused
         assertThat(tick(second)).isEmpty();
         assertThat(second.reconcile()).isZero();
         assertThat(tick(second)).isEmpty();
         ResumeOutcome again = horae.dispatchTarget().orElseThrow()
-            .performScheduledAction(runId, RunContext.of(queue.store()), START.toEpochMilli()).toCompletableFuture().get(20, TimeUnit.SECONDS);
+            .performScheduledAction(p.runId(), RunContext.of(p.queue().store()), START.toEpochMilli()).toCompletableFuture().get(20, TimeUnit.SECONDS);
         assertThat(again).isInstanceOfSatisfying(ResumeOutcome.Rejected.class, r -> assertThat(r.code()).isEqualTo("notAwaiting"));
       }
     }
@@ -112,31 +119,27 @@ class DurableDispatchRulesTest {
   void anAttemptWhoseClaimIsNotCurrentCommitsNothingRunsNoToolAndLeavesTheTurnParked() throws Exception {
     AtomicInteger runs = new AtomicInteger();
     try (HoraeRuntime horae = runtime(callThenDone("later"))) {
-      horae.tools().register(TurnEngineRulesTest.counting("later", runs));
-      scheduleEveryCall(horae);
-      RuntimeAgent agent = TurnEngineRulesTest.parkedAgent(horae, "s-fenced");
-      String runId = horae.awaiting().get(0).runId();
-      DispatchQueue queue = horae.dispatchQueue().orElseThrow();
-      int length = agent.session().events().size();
+      Parked p = parked(horae, "s-fenced", runs);
+      int length = p.agent().session().events().size();
 
       // a claim no dispatch record holds: another owner, a superseded epoch
-      ClaimGuard stale = new ClaimGuard(new LeaseFence(runId, "s-fenced", "intruder", 99), () -> true);
+      ClaimGuard stale = new ClaimGuard(new LeaseFence(p.runId(), "s-fenced", "intruder", 99), () -> true);
       ResumeOutcome fenced = horae.dispatchTarget().orElseThrow()
-          .performScheduledAction(runId, RunContext.of(queue.store()).withClaim(stale), START.toEpochMilli())
+          .performScheduledAction(p.runId(), RunContext.of(p.queue().store()).withClaim(stale), START.toEpochMilli())
           .toCompletableFuture().get(20, TimeUnit.SECONDS);
 
       assertThat(fenced).isInstanceOfSatisfying(ResumeOutcome.Rejected.class, r -> assertThat(r.code()).isEqualTo("fenced"));
       assertThat(runs).hasValue(0);
-      assertThat(agent.session().events()).hasSize(length);
-      assertThat(horae.awaiting()).singleElement().satisfies(c -> assertThat(c.runId()).isEqualTo(runId));
+      assertThat(p.agent().session().events()).hasSize(length);
+      assertThat(horae.awaiting()).singleElement().satisfies(c -> assertThat(c.runId()).isEqualTo(p.runId()));
 
       // the record's own claim still performs it, once
       try (DurableDispatcher d = horae.durableDispatcher().owner("node-1").build()) {
         assertThat(tick(d)).hasValueSatisfying(a -> assertThat(a.result()).isEqualTo(DurableDispatcher.Result.DONE));
       }
-      agent.whenIdle().toCompletableFuture().get(20, TimeUnit.SECONDS);
+      p.agent().whenIdle().toCompletableFuture().get(20, TimeUnit.SECONDS);
       assertThat(runs).hasValue(1);
-      assertThat(lastTurnEnd(agent)).isEqualTo("completed");
+      assertThat(lastTurnEnd(p.agent())).isEqualTo("completed");
     }
   }
 
