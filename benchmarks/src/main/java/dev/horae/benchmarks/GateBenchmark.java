@@ -214,6 +214,18 @@ public class GateBenchmark {
     public void close() {
       closeRuntime();
     }
+
+    /**
+     * Cancels the turn the measured prompt parked, unmeasured: a parked turn holds its agent, so
+     * the next prompt would wait behind it.
+     */
+    @TearDown(Level.Invocation)
+    public void release() {
+      ResumeOutcome o = runtime.cancel(runId).toCompletableFuture().join();
+      if (!o.equals(new ResumeOutcome.Advanced(RunState.ended(EndCause.cancelled())))) {
+        throw new IllegalStateException("the parked turn was not cancelled: " + o);
+      }
+    }
   }
 
   /**
