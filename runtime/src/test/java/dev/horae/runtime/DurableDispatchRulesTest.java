@@ -3,9 +3,12 @@ package dev.horae.runtime;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.horae.gate.EndCause;
+import dev.horae.gate.RunState;
 import dev.horae.gate.runtime.ClaimGuard;
 import dev.horae.gate.runtime.DispatchQueue;
 import dev.horae.gate.runtime.DispatchStatus;
+import dev.horae.gate.runtime.DispatcherOptions;
 import dev.horae.gate.runtime.DurableDispatcher;
 import dev.horae.gate.runtime.LeaseFence;
 import dev.horae.gate.runtime.ResumeOutcome;
@@ -19,12 +22,15 @@ import dev.horae.spi.model.ModelResponse;
 import dev.horae.spi.session.EventTypes;
 import dev.horae.spi.session.Json;
 import dev.horae.spi.session.SessionEvent;
+import dev.horae.spi.tool.ToolDefinition;
 import dev.horae.store.MemorySessionStore;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
@@ -140,6 +146,45 @@ class DurableDispatchRulesTest {
       p.agent().whenIdle().toCompletableFuture().get(20, TimeUnit.SECONDS);
       assertThat(runs).hasValue(1);
       assertThat(lastTurnEnd(p.agent())).isEqualTo("completed");
+    }
+  }
+
+  @Test
+  void aSpentRetryBudgetEndsARunWhoseToolNeverReturnedIndeterminateAndTheTurnAborted() throws Exception {
+    ManualTimers time = new ManualTimers(START);
+    Semaphore entered = new Semaphore(0);
+    try (HoraeRuntime horae = HoraeRuntime.builder().store(new MemorySessionStore()).clock(time).timers(time)
+        .model(callThenDone("hang")).dispatchQueue(SessionDispatchQueue::over).build()) {
+      horae.tools().register(ToolDefinition.builder("hang").description("Never answers.").parameters(Json.parse("{\"type\":\"object\"}"))
+          .body((args, exec) -> {
+            entered.release();
+            // it answers only when its call is cancelled, as a well-behaved long tool does
+            CompletableFuture<com.fasterxml.jackson.databind.JsonNode> never = new CompletableFuture<>();
+            var unused = exec.signal().onAbort(() -> never.completeExceptionally(new IllegalStateException("cancelled")));
+            return never;
+          }).build());
+      scheduleEveryCall(horae);
+      RuntimeAgent agent = TurnEngineRulesTest.parkedAgent(horae, "s-budget");
+      String runId = horae.awaiting().get(0).runId();
+      DispatchQueue queue = horae.dispatchQueue().orElseThrow();
+      DispatcherOptions options = DispatcherOptions.withLease(900).recoveringAtMost(1);
+
+      DurableDispatcher first = horae.durableDispatcher().executor(Runnable::run).options(options).owner("node-a").build();
+      assertThat(first.tick().toCompletableFuture()).isNotDone();
+      assertThat(entered.tryAcquire(20, TimeUnit.SECONDS)).isTrue();   // consumed: the tool runs and never returns
+      first.close();                                                     // the owner dies
+      time.advance(Duration.ofMillis(901));
+      assertThat(queue.claim("dead", 900, time.millis(), 1)).isPresent(); // a recovery that dies too
+      time.advance(Duration.ofMillis(901));
+      try (DurableDispatcher last = horae.durableDispatcher().executor(Runnable::run).options(options).owner("node-z").build()) {
+        assertThat(tick(last)).hasValueSatisfying(a -> assertThat(a.result()).isEqualTo(DurableDispatcher.Result.DONE));
+      }
+      agent.whenIdle().toCompletableFuture().get(20, TimeUnit.SECONDS);
+
+      assertThat(queue.store().view().runState(runId)).hasValue(RunState.ended(EndCause.indeterminate()));
+      assertThat(lastTurnEnd(agent)).isEqualTo("aborted");
+      assertThat(queue.record(runId)).isEmpty();
+      assertThat(entered.availablePermits()).isZero();
     }
   }
 
