@@ -7,36 +7,27 @@ import com.github.kagkarlsson.scheduler.task.helper.OneTimeTask;
 import com.github.kagkarlsson.scheduler.task.helper.Tasks;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.zaxxer.hikari.HikariDataSource;
-import dev.horae.gate.RunState;
-import dev.horae.gate.runtime.AgentRuntime;
-import dev.horae.gate.runtime.AgentSnapshot;
+import dev.horae.gate.runtime.DispatchQueue;
 import dev.horae.gate.runtime.DispatcherOptions;
 import dev.horae.gate.runtime.DurableDispatcher;
-import dev.horae.gate.runtime.InferenceRequest;
-import dev.horae.gate.runtime.RunActivation;
-import dev.horae.gate.runtime.RunContext;
-import dev.horae.gate.runtime.RunListener;
 import dev.horae.gate.runtime.SessionDispatchQueue;
-import dev.horae.gate.runtime.ToolDescriptor;
 import dev.horae.runtime.DueSessions;
 import dev.horae.runtime.HoraeRuntime;
 import dev.horae.schedule.tools.ScheduleDueIndex;
 import dev.horae.schedule.tools.SchedulePlugin;
 import dev.horae.spi.gate.GateOutcome;
 import dev.horae.spi.gate.ToolCall;
-import dev.horae.spi.gate.ToolGates;
-import dev.horae.spi.gate.ToolOutput;
+import dev.horae.spi.gate.ToolGate;
 import dev.horae.spi.model.ModelPort;
+import dev.horae.spi.model.ModelRequest;
 import dev.horae.spi.model.ModelResponse;
-import dev.horae.spi.session.CreateOptions;
+import dev.horae.spi.tool.ToolDefinition;
 import dev.horae.spi.session.Json;
-import dev.horae.spi.session.Session;
 import dev.horae.spi.session.SessionEvent;
 import dev.horae.spi.session.SessionHeader;
 import dev.horae.spi.session.StoredSession;
 import dev.horae.spi.time.SystemTime;
 import dev.horae.store.JdbcSessionStore;
-import dev.horae.store.LogSessions;
 import java.io.IOException;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -46,18 +37,17 @@ import java.sql.Statement;
 import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.InstantSource;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.jspecify.annotations.Nullable;
@@ -92,13 +82,14 @@ import org.openjdk.jmh.annotations.Warmup;
  *       reminder's turn runs against a model that answers at once, the log is flushed, and the
  *       worker's next pass closes the idle session. Done when every session has been closed by a
  *       pass; the teardown checks every stored log holds exactly one dispatch.
- *   <li>{@code horae-actions}: {@code n} Runs (one per session) whose one tool call a gate turned
- *       into a scheduled action, committed with its dispatch record, performed by one {@link
- *       DurableDispatcher} with {@code workers} concurrent claims, over the session-log dispatch
- *       queue ({@link SessionDispatchQueue}) on the JDBC session store (the PostgreSQL dispatch
- *       queue was not available when this was written); every commit and dispatch fact is flushed
- *       to the store before it counts. The tool completes on a separate pool, so claims overlap.
- *       Done when every Run has ended and no dispatch record is left.
+ *   <li>{@code horae-actions}: {@code n} turns of a {@link HoraeRuntime}'s agents (one per
+ *       session) parked on the scheduled action a gate turned their one tool call into, committed
+ *       with its dispatch record, performed by the runtime's one {@link DurableDispatcher} ({@link
+ *       HoraeRuntime#durableDispatcher()}) with {@code workers} concurrent claims, over the
+ *       session-log dispatch queue ({@link SessionDispatchQueue}) on the JDBC session store; every
+ *       commit and dispatch fact is flushed to the store before it counts. The tool completes on a
+ *       separate pool, so claims overlap. Done when every turn has ended and no dispatch record is
+ *       left.
  * </ul>
  *
  * <p>The systems do different amounts of work per unit: db-scheduler locks and deletes one row;
@@ -356,16 +347,13 @@ public class DueWorkBenchmark {
 
   // ---------------------------------------------------------------- Horae scheduled actions
 
-  /** Runs with a committed scheduled action each, performed by one durable dispatcher. */
+  /** Turns parked on a committed scheduled action each, performed by one durable dispatcher. */
   static final class ActionDrain implements Drain {
-    private static final String SNAPSHOT = "snapshot-1";
-
     private final List<String> runs = new ArrayList<>();
     private final ExecutorService work = Executors.newCachedThreadPool();
     private final ExecutorService tools = Executors.newFixedThreadPool(4);
-    private final SystemTime timers = new SystemTime();
-    private final SessionDispatchQueue queue;
-    private final AgentRuntime runtime;
+    private final HoraeRuntime runtime;
+    private final DispatchQueue queue;
     private final CountDownLatch done;
     private final AtomicInteger toolRuns = new AtomicInteger();
     private final int workers;
@@ -375,35 +363,42 @@ public class DueWorkBenchmark {
       this.workers = workers;
       JdbcSessionStore store = JdbcSessionStore.create(pool);
       store.migrate();
-      InstantSource clock = SystemTime.wallClock();
-      LogSessions sessions = LogSessions.over(store, clock, (message, cause) -> { });
-      this.queue = SessionDispatchQueue.over(sessions::get, sessions::flush);
-      ToolGates gates = ToolGates.create();
-      var unused = gates.register((call, state) ->
-          CompletableFuture.completedFuture(GateOutcome.schedule("sched-" + call.callId())));
-      // n terminals during preparation would be wrong: none is expected before the drain
+      // the engine commits through the session-log queue's store, so every park has its record
+      this.runtime = HoraeRuntime.builder().store(store).model(ActionDrain::infer)
+          .dispatchQueue(SessionDispatchQueue::over).build();
+      this.queue = runtime.dispatchQueue().orElseThrow();
+      runtime.tools().register(ToolDefinition.builder("echo").description("Echoes.")
+          .parameters(Json.mapper().createObjectNode().put("type", "object"))
+          .body((args, exec) -> CompletableFuture.supplyAsync(() -> {
+            toolRuns.incrementAndGet();
+            return (com.fasterxml.jackson.databind.JsonNode) Json.mapper().getNodeFactory().textNode("echoed");
+          }, tools)).build());
+      var unused = runtime.gates().register(ToolGate.named("later", (call, state) ->
+          CompletableFuture.completedFuture(GateOutcome.schedule("sched-" + call.callId()))));
+      // n turn ends during preparation would be wrong: none is expected before the drain
       this.done = new CountDownLatch(n);
-      this.runtime = AgentRuntime.builder(ActionDrain::infer, (call, ctx) -> echo(call)).gates(gates)
-          .listener(new RunListener() {
-            @Override
-            public void onTerminal(String runId, RunState state) {
-              done.countDown();
-            }
-          }).build();
-      runtime.registerSnapshot(AgentSnapshot.of(SNAPSHOT, Set.of(), List.of(ToolDescriptor.of("echo")), 16));
-      for (int i = 0; i < n; i++) {
-        Session thread = sessions.create(CreateOptions.DEFAULT);
-        String runId = "run-" + i;
-        RunState state = runtime.execute(new RunActivation(runId, thread.id(), SNAPSHOT, "go"),
-            RunContext.of(queue.store())).toCompletableFuture().join();
-        if (!state.equals(RunState.awaiting())) {
-          throw new IllegalStateException(runId + " is " + state + ", not awaiting its scheduled action");
+      var unusedEnds = runtime.agents().onTurnEnd(outcome -> done.countDown());
+      Semaphore parked = new Semaphore(0);
+      var unusedParks = runtime.onAwaiting(call -> {
+        synchronized (runs) {
+          runs.add(call.runId());
         }
-        runs.add(runId);
+        parked.release();
+      });
+      for (int i = 0; i < n; i++) {
+        runtime.prompt(runtime.openAgent("action-" + i), "go");
+      }
+      try {
+        if (!parked.tryAcquire(n, DRAIN_LIMIT.toMillis(), TimeUnit.MILLISECONDS)) {
+          throw new IllegalStateException(parked.availablePermits() + " of " + n + " turns parked on their scheduled action");
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException("interrupted while parking", e);
       }
     }
 
-    private static CompletionStage<ModelResponse> infer(InferenceRequest r) {
+    private static CompletionStage<ModelResponse> infer(ModelRequest r) {
       if (r.step() <= 1) {
         ObjectNode args = Json.mapper().createObjectNode().put("text", "ping");
         return CompletableFuture.completedFuture(ModelResponse.calls(new ToolCall("call-" + r.step(), "echo", args)));
@@ -411,16 +406,9 @@ public class DueWorkBenchmark {
       return CompletableFuture.completedFuture(ModelResponse.text("done"));
     }
 
-    private CompletionStage<ToolOutput> echo(ToolCall call) {
-      return CompletableFuture.supplyAsync(() -> {
-        toolRuns.incrementAndGet();
-        return ToolOutput.success(call.callId(), Json.mapper().getNodeFactory().textNode("echoed"));
-      }, tools);
-    }
-
     @Override
     public void run() throws Exception {
-      DurableDispatcher d = DurableDispatcher.builder(runtime, queue).clock(SystemTime.wallClock()).timers(timers)
+      DurableDispatcher d = runtime.durableDispatcher()
           .executor(work).owner("bench").options(DispatcherOptions.defaults().pollingEvery(POLL.toMillis())
               .withWorkers(workers)).build();
       dispatcher = d;
@@ -440,10 +428,10 @@ public class DueWorkBenchmark {
       if (d != null) {
         d.close();
       }
+      runtime.close();
       work.shutdown();
       tools.shutdown();
       boolean stopped = work.awaitTermination(30, TimeUnit.SECONDS) && tools.awaitTermination(30, TimeUnit.SECONDS);
-      timers.close();
       if (!stopped) {
         throw new IllegalStateException("dispatcher work did not stop");
       }

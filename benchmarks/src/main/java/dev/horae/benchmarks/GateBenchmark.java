@@ -6,27 +6,19 @@ import dev.horae.gate.ResumeCommand;
 import dev.horae.gate.ResumeResult;
 import dev.horae.gate.ResumeTicket;
 import dev.horae.gate.RunState;
-import dev.horae.gate.runtime.AgentRuntime;
-import dev.horae.gate.runtime.AgentSnapshot;
 import dev.horae.gate.runtime.ResumeOutcome;
-import dev.horae.gate.runtime.RunActivation;
-import dev.horae.gate.runtime.RunContext;
-import dev.horae.gate.runtime.SessionCommitStore;
-import dev.horae.gate.runtime.ToolDescriptor;
+import dev.horae.runtime.HoraeRuntime;
+import dev.horae.runtime.agent.RuntimeAgent;
 import dev.horae.spi.gate.GateOutcome;
 import dev.horae.spi.gate.ToolCall;
-import dev.horae.spi.gate.ToolGates;
-import dev.horae.spi.gate.ToolOutput;
+import dev.horae.spi.gate.ToolGate;
 import dev.horae.spi.model.ModelResponse;
-import dev.horae.spi.session.CreateOptions;
-import dev.horae.spi.session.Session;
-import dev.horae.spi.time.SystemTime;
-import dev.horae.store.LogSessions;
+import dev.horae.spi.tool.ToolDefinition;
 import dev.horae.store.MemorySessionStore;
-import java.util.List;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -37,18 +29,20 @@ import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * Gate perform and resume (gate spec §6, §9.2) on {@link AgentRuntime}, committing to the
- * production sessions service ({@link LogSessions} over a {@link MemorySessionStore}) through
- * {@link SessionCommitStore}.
+ * Gate perform and resume (gate spec §6, §9.2) on the production runtime's turn engine: a {@link
+ * HoraeRuntime} over a {@link MemorySessionStore}, whose gate commits go to the session logs and
+ * are flushed before they count.
  *
- * <p>Every Run is the same: the model asks for one {@code echo} tool call, a host gate parks it
- * (a scheduled action, or a permission confirmation), and after the perform or resume the tool
- * runs and the model's second step answers, ending the Run. {@link #executeToAwaiting} measures the
- * first half (execute until the ticket is committed); {@link #perform} and {@link #resume} the
- * second half alone, on a Run parked before each invocation.
+ * <p>Every Run is one turn: the model asks for one {@code echo} tool call, a host gate parks it (a
+ * scheduled action, or a permission confirmation), and after the perform or resume the tool runs
+ * and the model's second step answers, ending the turn and its Run. {@link #executeToAwaiting}
+ * measures the first half (a prompt until the ticket is committed and the agent parked); {@link
+ * #perform} and {@link #resume} the second half alone, on a turn parked before each invocation.
+ * The turn runs on the runtime's driver threads, so each half includes one hand-off to them.
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
@@ -57,86 +51,84 @@ import org.openjdk.jmh.annotations.Warmup;
 @Fork(value = 1, jvmArgsAppend = "-Xmx2g")
 public class GateBenchmark {
 
-  private static final String SNAPSHOT = "snapshot-1";
-  // a fresh thread (session) every so many Runs keeps each log, and the fold over it, realistic
+  // a fresh session every so many Runs keeps each log, and the fold over it, realistic
   private static final int RUNS_PER_THREAD = 1000;
 
   /** Creates the benchmark; JMH calls it. */
   public GateBenchmark() {}
 
-  /** A runtime and sessions service whose gate parks every call with the given outcome. */
+  /** A runtime whose gate parks every call with the given outcome. */
   @SuppressWarnings("NullAway.Init") // JMH fills the state in @Setup methods
   abstract static class Parking {
-    AgentRuntime runtime;
-    RunContext context;
-    SessionCommitStore store;
-    LogSessions sessions;
-    Session thread;
+    HoraeRuntime runtime;
+    RuntimeAgent agent;
     long runs;
     String runId;
+    private final Semaphore parked = new Semaphore(0);
+    private volatile @Nullable String lastParked;
 
     abstract GateOutcome park();
 
-    void build() {
-      ToolGates gates = ToolGates.create();
-      GateOutcome outcome = park();
-      gates.register((call, state) -> CompletableFuture.completedFuture(outcome));
-      runtime =
-          AgentRuntime.builder(
-                  request ->
-                      CompletableFuture.completedFuture(
-                          request.step() == 1
-                              ? ModelResponse.calls(
-                                  new ToolCall(
-                                      "call-1",
-                                      "echo",
-                                      JsonNodeFactory.instance.objectNode().put("text", "ping")))
-                              : ModelResponse.text("done")),
-                  (call, ctx) ->
-                      CompletableFuture.completedFuture(
-                          ToolOutput.success(
-                              call.callId(), JsonNodeFactory.instance.textNode("echoed"))))
-              .gates(gates)
-              .build();
-      runtime.registerSnapshot(
-          AgentSnapshot.of(SNAPSHOT, Set.of(), List.of(ToolDescriptor.of("echo")), 8));
-    }
-
     /**
-     * Fresh sessions: live sessions keep every event, so without this the heap fills over an
-     * iteration and garbage collection, not the gate, dominates later iterations. Nothing is
-     * flushed, as the gate's commits need no durability barrier of their own here.
+     * A fresh runtime over empty sessions: live sessions keep every event, so without this the
+     * heap fills over an iteration and garbage collection, not the gate, dominates later
+     * iterations. Scheduled actions wait for the measured perform.
      */
-    void freshSessions() {
-      sessions = LogSessions.over(new MemorySessionStore(), SystemTime.wallClock(), (message, cause) -> {
-        throw new IllegalStateException("the benchmark's sessions reported: " + message, cause.orElse(null));
+    void freshRuntime() {
+      closeRuntime();
+      GateOutcome outcome = park();
+      HoraeRuntime r = HoraeRuntime.builder().store(new MemorySessionStore())
+          .model(request -> CompletableFuture.completedFuture(request.step() == 1
+              ? ModelResponse.calls(new ToolCall("call-1", "echo", JsonNodeFactory.instance.objectNode().put("text", "ping")))
+              : ModelResponse.text("done")))
+          .warnings((message, cause) -> {
+            throw new IllegalStateException("the benchmark's runtime reported: " + message, cause.orElse(null));
+          })
+          .dispatchScheduledActions(false).build();
+      r.tools().register(ToolDefinition.builder("echo").description("Echoes.")
+          .parameters(JsonNodeFactory.instance.objectNode().put("type", "object"))
+          .body((args, exec) -> CompletableFuture.completedFuture(JsonNodeFactory.instance.textNode("echoed"))).build());
+      var unusedGate = r.gates().register(ToolGate.named("park", (call, state) -> CompletableFuture.completedFuture(outcome)));
+      var unusedListener = r.onAwaiting(call -> {
+        lastParked = call.runId();
+        parked.release();
       });
-      store = SessionCommitStore.over(sessions::get);
-      context = RunContext.of(store);
+      runtime = r;
       runs = 0;
     }
 
-    /** Executes the next Run until it awaits. */
-    void parkNext() {
-      if (runs % RUNS_PER_THREAD == 0) {
-        thread = sessions.create(CreateOptions.DEFAULT);
-      }
-      runId = "run-" + runs++;
-      RunState state =
-          runtime
-              .execute(new RunActivation(runId, thread.id(), SNAPSHOT, "go"), context)
-              .toCompletableFuture()
-              .join();
-      if (!state.equals(RunState.awaiting())) {
-        throw new IllegalStateException("the Run did not park: " + state);
+    void closeRuntime() {
+      HoraeRuntime r = runtime;
+      if (r != null) {
+        r.close();
       }
     }
 
+    /** Prompts the agent and returns once its turn is parked on the committed ticket. */
+    void parkNext() {
+      if (runs % RUNS_PER_THREAD == 0) {
+        agent = runtime.openAgent("bench-" + runs);
+      }
+      runs++;
+      runtime.prompt(agent, "go");
+      try {
+        if (!parked.tryAcquire(10, TimeUnit.SECONDS)) {
+          throw new IllegalStateException("the turn did not park");
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException("interrupted while parking", e);
+      }
+      String id = lastParked;
+      if (id == null) {
+        throw new IllegalStateException("no parked Run");
+      }
+      runId = id;
+    }
+
     ResumeTicket ticket() {
-      return store
-          .view()
-          .resumeTicket(runId)
-          .orElseThrow(() -> new IllegalStateException("no committed ticket for " + runId));
+      return runtime.awaiting().stream().filter(c -> c.runId().equals(runId)).findFirst()
+          .orElseThrow(() -> new IllegalStateException("no committed ticket for " + runId)).ticket();
     }
   }
 
@@ -151,16 +143,16 @@ public class GateBenchmark {
       return GateOutcome.schedule("sched-1");
     }
 
-    /** Builds the runtime. */
-    @Setup(Level.Trial)
-    public void setUp() {
-      build();
-    }
-
-    /** Starts the iteration on empty sessions. */
+    /** Starts the iteration on a fresh runtime over empty sessions. */
     @Setup(Level.Iteration)
     public void emptySessions() {
-      freshSessions();
+      freshRuntime();
+    }
+
+    /** Closes the iteration's runtime. */
+    @TearDown(Level.Iteration)
+    public void close() {
+      closeRuntime();
     }
 
     /** Parks a fresh Run, unmeasured. */
@@ -181,16 +173,16 @@ public class GateBenchmark {
       return GateOutcome.requireConfirmation("ask-1");
     }
 
-    /** Builds the runtime. */
-    @Setup(Level.Trial)
-    public void setUp() {
-      build();
-    }
-
-    /** Starts the iteration on empty sessions. */
+    /** Starts the iteration on a fresh runtime over empty sessions. */
     @Setup(Level.Iteration)
     public void emptySessions() {
-      freshSessions();
+      freshRuntime();
+    }
+
+    /** Closes the iteration's runtime. */
+    @TearDown(Level.Iteration)
+    public void close() {
+      closeRuntime();
     }
 
     /** Parks a fresh Run, unmeasured. */
@@ -211,22 +203,34 @@ public class GateBenchmark {
       return GateOutcome.schedule("sched-1");
     }
 
-    /** Builds the runtime. */
-    @Setup(Level.Trial)
-    public void setUp() {
-      build();
-    }
-
-    /** Starts the iteration on empty sessions. */
+    /** Starts the iteration on a fresh runtime over empty sessions. */
     @Setup(Level.Iteration)
     public void emptySessions() {
-      freshSessions();
+      freshRuntime();
+    }
+
+    /** Closes the iteration's runtime. */
+    @TearDown(Level.Iteration)
+    public void close() {
+      closeRuntime();
+    }
+
+    /**
+     * Cancels the turn the measured prompt parked, unmeasured: a parked turn holds its agent, so
+     * the next prompt would wait behind it.
+     */
+    @TearDown(Level.Invocation)
+    public void release() {
+      ResumeOutcome o = runtime.cancel(runId).toCompletableFuture().join();
+      if (!o.equals(new ResumeOutcome.Advanced(RunState.ended(EndCause.cancelled())))) {
+        throw new IllegalStateException("the parked turn was not cancelled: " + o);
+      }
     }
   }
 
   /**
-   * Executes a Run until its gate parks it: two commits (running, then awaiting with the ticket)
-   * and the first model step.
+   * Runs a turn until its gate parks it: the turn's first model step and one commit (the batch
+   * with the awaiting call and the ticket), flushed.
    *
    * @param fresh the runtime
    * @return the parked Run's id
@@ -238,8 +242,8 @@ public class GateBenchmark {
   }
 
   /**
-   * Performs a parked Run's scheduled action: reads the committed ticket, consumes it, runs the
-   * tool and the model's final step, and commits the end.
+   * Performs a parked turn's scheduled action through the runtime's run-id path: reads the
+   * committed ticket, consumes it, runs the tool and the model's final step, and commits the end.
    *
    * @param parked a Run parked on a scheduled action
    * @return the outcome
@@ -247,9 +251,7 @@ public class GateBenchmark {
   @Benchmark
   public ResumeOutcome perform(Scheduled parked) {
     return check(
-        parked.runtime.performScheduledAction(parked.runId, parked.context, 0)
-            .toCompletableFuture()
-            .join());
+        parked.runtime.agents().perform(parked.runId).toCompletableFuture().join());
   }
 
   /**
@@ -261,8 +263,8 @@ public class GateBenchmark {
    */
   @Benchmark
   public ResumeOutcome resume(Confirmation parked) {
-    ResumeCommand command = ResumeCommand.fromTicket(parked.ticket(), ResumeResult.allow(), 0);
-    return check(parked.runtime.resume(command, parked.context).toCompletableFuture().join());
+    ResumeCommand command = ResumeCommand.fromTicket(parked.ticket(), ResumeResult.allow(), parked.runtime.wallClock().millis());
+    return check(parked.runtime.resume(command).toCompletableFuture().join());
   }
 
   private static ResumeOutcome check(ResumeOutcome outcome) {

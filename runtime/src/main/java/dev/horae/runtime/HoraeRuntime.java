@@ -48,7 +48,11 @@ import dev.horae.gate.PermissionDecision;
 import dev.horae.gate.ResolvedExecutionEnv;
 import dev.horae.gate.ResumeCommand;
 import dev.horae.gate.ResumeResult;
+import dev.horae.gate.runtime.DispatchQueue;
+import dev.horae.gate.runtime.DispatchTarget;
+import dev.horae.gate.runtime.DurableDispatcher;
 import dev.horae.gate.runtime.ResumeOutcome;
+import dev.horae.gate.runtime.SessionCommitStore;
 import dev.horae.gate.runtime.ScheduledActionDueIndex;
 import dev.horae.runtime.gate.AwaitingCall;
 import java.util.concurrent.ExecutionException;
@@ -59,6 +63,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -104,6 +109,8 @@ public final class HoraeRuntime implements Host, AutoCloseable {
   private final List<AutoCloseable> closing = new ArrayList<>();
   private final @Nullable SessionLeaseKeeper keeper;
   private final @Nullable DueSessions dueSessions;
+  private final @Nullable DispatchQueue dispatchQueue;
+  private final @Nullable RuntimeDispatchTarget dispatchTarget;
 
   private HoraeRuntime(Builder b) {
     if (b.leases != null) {
@@ -158,9 +165,25 @@ public final class HoraeRuntime implements Host, AutoCloseable {
       this.keeper = null;
       this.sessions = LogSessions.over(store, clock, warnings);
     }
-    this.core = HostServices.assemble(sessions, drivers, warnings, RuntimeAgents.defaultFactory(), true, clock, b.dispatch,
-        IdleHistory.after(b.idleHistoryRetention != null ? b.idleHistoryRetention : IdleHistory.DEFAULT_RETENTION, timers),
-        Optional.ofNullable(b.awaitDeadline), b.environment);
+    IdleHistory idle = IdleHistory.after(b.idleHistoryRetention != null ? b.idleHistoryRetention : IdleHistory.DEFAULT_RETENTION, timers);
+    if (b.dispatchQueue != null) {
+      DispatchQueue queue = Objects.requireNonNull(b.dispatchQueue.over(sessions::get, sessions::flush), "dispatch queue");
+      if (!(queue.store() instanceof SessionCommitStore commits)) {
+        throw new IllegalStateException("the dispatch queue must commit to the session logs (a SessionDispatchQueue or a "
+            + "JdbcDispatchQueue over the sessions it is given), not to " + queue.store().getClass().getSimpleName());
+      }
+      // the engine commits through the queue's store, so a parked scheduled action lands with its
+      // dispatch record and a dispatched attempt's commits are fenced by its claim (gate §12.5.1, §12.5.3)
+      this.core = HostServices.assemble(sessions, drivers, warnings, RuntimeAgents.defaultFactory(), true, clock, false, idle,
+          Optional.ofNullable(b.awaitDeadline), b.environment, commits);
+      this.dispatchQueue = queue;
+      this.dispatchTarget = new RuntimeDispatchTarget(core.agents(), commits, this::openThread);
+    } else {
+      this.core = HostServices.assemble(sessions, drivers, warnings, RuntimeAgents.defaultFactory(), true, clock, b.dispatch, idle,
+          Optional.ofNullable(b.awaitDeadline), b.environment);
+      this.dispatchQueue = null;
+      this.dispatchTarget = null;
+    }
     // a leased runtime's direct persists are fenced too
     core.provide(SessionStore.class, keeper != null ? keeper : store);
     if (keeper != null) {
@@ -313,6 +336,51 @@ public final class HoraeRuntime implements Host, AutoCloseable {
         ? sessions.resume(sessionId)
         : sessions.create(new CreateOptions(Optional.of(sessionId), Optional.empty(), zone)));
     return core.agents().create(session, Optional.empty(), core.agentScope(session.id()), Optional.ofNullable(defaultModel));
+  }
+
+  /** Opens the agent of a stored session not open here, so its committed Runs are readable. */
+  private CompletionStage<Void> openThread(String sessionId) {
+    try {
+      if (core.agents().get(sessionId).isEmpty() && (sessions.get(sessionId).isPresent() || store.ids().contains(sessionId))) {
+        openAgent(sessionId);
+      }
+      return CompletableFuture.completedFuture(null);
+    } catch (RuntimeException e) {
+      // another node's lease, a store failure: the claim is left for its lease to lapse
+      return CompletableFuture.failedFuture(e);
+    }
+  }
+
+  /**
+   * The dispatch queue the runtime commits through, when built with {@link
+   * Builder#dispatchQueue}.
+   *
+   * @return the queue
+   */
+  public Optional<DispatchQueue> dispatchQueue() {
+    return Optional.ofNullable(dispatchQueue);
+  }
+
+  /** The engine a durable dispatcher drives, for tests that hand it a context of their own. */
+  Optional<DispatchTarget> dispatchTarget() {
+    return Optional.ofNullable(dispatchTarget);
+  }
+
+  /**
+   * A builder of the durable dispatcher (gate specification §12.5) that performs this runtime's
+   * scheduled actions: over {@link #dispatchQueue()}, driving claimed Runs through the runtime's
+   * own perform, resume and end paths with every commit fenced by the claim, on the runtime's
+   * clock, timers and driver threads. Set its options, wake signal (a {@code PgWakeSignal} for
+   * several nodes) and owner, build it, {@code start()} it, and close it before the runtime.
+   *
+   * @return the builder
+   * @throws IllegalStateException when the runtime was built without {@link Builder#dispatchQueue}
+   */
+  public DurableDispatcher.Builder durableDispatcher() {
+    if (dispatchQueue == null || dispatchTarget == null) {
+      throw new IllegalStateException("a durable dispatcher needs the runtime built with a dispatch queue (Builder.dispatchQueue)");
+    }
+    return DurableDispatcher.builder(dispatchTarget, dispatchQueue).clock(clock).timers(timers).executor(drivers);
   }
 
   /**
@@ -698,6 +766,20 @@ public final class HoraeRuntime implements Host, AutoCloseable {
     };
   }
 
+  /** Makes the dispatch queue of a runtime over its live sessions ({@link Builder#dispatchQueue}). */
+  @FunctionalInterface
+  public interface DispatchQueueFactory {
+    /**
+     * Makes the queue; its commit store must be a session commit store over {@code sessions}
+     * flushing with {@code flush}, so commits stay in the session logs and are durable first.
+     *
+     * @param sessions session id to the live session
+     * @param flush the durability checkpoint of a session
+     * @return the queue
+     */
+    DispatchQueue over(Function<String, Optional<Session>> sessions, Function<Session, CompletionStage<Boolean>> flush);
+  }
+
   /** Configures a {@link HoraeRuntime}; each setting may be given once. */
   public static final class Builder {
     private @Nullable SessionStore store;
@@ -712,6 +794,8 @@ public final class HoraeRuntime implements Host, AutoCloseable {
     private final OnceSettings settings = new OnceSettings("runtime");
     private @Nullable SessionLeases leases;
     private boolean dispatch = true;
+    private boolean dispatchExplicit;
+    private @Nullable DispatchQueueFactory dispatchQueue;
     private @Nullable DueIndexer dueIndexer;
     private DueSessions.@Nullable Settings dueSettings;
     private @Nullable Duration idleHistoryRetention;
@@ -853,6 +937,26 @@ public final class HoraeRuntime implements Host, AutoCloseable {
     public Builder dispatchScheduledActions(boolean v) {
       settings.mark("dispatchScheduledActions");
       dispatch = v;
+      dispatchExplicit = true;
+      return this;
+    }
+
+    /**
+     * Commits gate facts through a durable dispatch queue (gate specification §12.5) and leaves
+     * the scheduled actions to the durable dispatcher of {@link HoraeRuntime#durableDispatcher()}
+     * instead of performing them in process: a parked scheduled action lands in the session log
+     * with its dispatch record, in one atomic step, and any node whose dispatcher claims the record
+     * opens the session and performs it, once. The factory gets the runtime's live sessions and
+     * their flush, e.g. {@code SessionDispatchQueue::over} for one process, or {@code (sessions,
+     * flush) -> JdbcDispatchQueue.over(dataSource, "gate_", clock, sessions, flush)} for several
+     * nodes on PostgreSQL. Not with {@code dispatchScheduledActions(true)}.
+     *
+     * @param v makes the queue over the runtime's sessions
+     * @return this builder
+     */
+    public Builder dispatchQueue(DispatchQueueFactory v) {
+      settings.mark("dispatchQueue");
+      dispatchQueue = Objects.requireNonNull(v, "dispatchQueue");
       return this;
     }
 
@@ -953,8 +1057,14 @@ public final class HoraeRuntime implements Host, AutoCloseable {
      * Builds the runtime: opens the store (if a data folder was given) and starts the timers.
      *
      * @return the runtime
+     * @throws IllegalStateException when a dispatch queue is given with {@code
+     *     dispatchScheduledActions(true)}
      */
     public HoraeRuntime build() {
+      if (dispatchQueue != null && dispatch && dispatchExplicit) {
+        throw new IllegalStateException("a runtime with a dispatch queue leaves its scheduled actions to the durable dispatcher; "
+            + "do not also set dispatchScheduledActions(true)");
+      }
       return new HoraeRuntime(this);
     }
   }

@@ -37,9 +37,7 @@ public final class HostServices {
 
   private HostServices(Sessions sessions, Executor drivers, WarningSink warnings, AgentFactory factory, boolean invariantsEnabled,
       InstantSource clock, boolean dispatch, IdleHistory idleHistory, Optional<Duration> awaitDeadline,
-      ResolvedExecutionEnv environment) {
-    // gate commits live in the session logs and are durable before they count (gate specification §12.0)
-    SessionCommitStore commits = SessionCommitStore.over(sessions::get, sessions::flush);
+      ResolvedExecutionEnv environment, SessionCommitStore commits) {
     TurnEngine engine = new TurnEngine(tools, gates, warnings, () -> services.find(PromptSections.class), commits, clock, dispatch, awaitDeadline, environment);
     this.agents = new RuntimeAgents(drivers, engine, warnings, factory, idleHistory);
     this.invariants = new LogInvariantService(sessions, invariantsEnabled);
@@ -69,8 +67,35 @@ public final class HostServices {
    */
   public static HostServices assemble(Sessions sessions, Executor drivers, WarningSink warnings, AgentFactory factory,
       boolean invariantsEnabled, InstantSource clock, boolean dispatch, IdleHistory idleHistory, Optional<Duration> awaitDeadline, ResolvedExecutionEnv environment) {
+    // gate commits live in the session logs and are durable before they count (gate specification §12.0)
+    return assemble(sessions, drivers, warnings, factory, invariantsEnabled, clock, dispatch, idleHistory, awaitDeadline, environment,
+        SessionCommitStore.over(sessions::get, sessions::flush));
+  }
+
+  /**
+   * Assembles the services with the engine committing through {@code commits}: the store of a
+   * durable dispatcher's queue, whose outbox and fence must see every commit (gate specification
+   * §12.5.1, §12.5.3). See {@link #assemble(Sessions, Executor, WarningSink, AgentFactory, boolean,
+   * InstantSource, boolean, IdleHistory, Optional, ResolvedExecutionEnv)} for the other parameters.
+   *
+   * @param sessions the sessions service the agents and invariants work on
+   * @param drivers where turn drivers run (never the waking thread)
+   * @param warnings where contained failures go
+   * @param factory makes agent objects
+   * @param invariantsEnabled false for the disabled invariant mode (host contract §10)
+   * @param clock the wall clock (a perform reads it for the ticket deadline)
+   * @param dispatch true to perform committed scheduled actions in process
+   * @param idleHistory when an idle agent releases its history projection
+   * @param awaitDeadline how long a parked call's ticket stays answerable; empty: it never expires
+   * @param environment the merged gate plugins
+   * @param commits the commit store over {@code sessions}' logs, flushing before a commit counts
+   * @return the services
+   */
+  public static HostServices assemble(Sessions sessions, Executor drivers, WarningSink warnings, AgentFactory factory,
+      boolean invariantsEnabled, InstantSource clock, boolean dispatch, IdleHistory idleHistory, Optional<Duration> awaitDeadline,
+      ResolvedExecutionEnv environment, SessionCommitStore commits) {
     return new HostServices(sessions, drivers, warnings, factory, invariantsEnabled, clock, dispatch, idleHistory, awaitDeadline,
-        environment);
+        environment, commits);
   }
 
   /**

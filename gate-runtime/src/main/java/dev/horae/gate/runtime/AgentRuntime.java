@@ -33,7 +33,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * through one finish boundary. Perform and resume read tickets only from the committed view;
  * rejections are {@link ResumeOutcome.Rejected} values and run no tool.
  */
-public final class AgentRuntime {
+public final class AgentRuntime implements DispatchTarget {
 
   private static final String NOT_AWAITING = "run is not awaiting";
 
@@ -182,6 +182,7 @@ public final class AgentRuntime {
    * @return a stage with the Run's state; it fails with {@link GateRuntimeException} when the
    *     snapshot is unknown, the Run already exists, or a commit fails
    */
+  @Override
   public CompletionStage<RunState> execute(RunActivation activation, RunContext context) {
     AgentSnapshot snap = snapshots.get(activation.snapshotId());
     if (snap == null) {
@@ -220,6 +221,7 @@ public final class AgentRuntime {
    * @return a stage with the outcome; {@code notAwaiting} or {@code notScheduledAction} when there
    *     is nothing to perform
    */
+  @Override
   public CompletionStage<ResumeOutcome> performScheduledAction(String runId, RunContext context, long nowMs) {
     Optional<ResumeTicket> ticket = context.store().flatMap(s -> s.view().resumeTicket(runId));
     if (ticket.isEmpty()) {
@@ -239,6 +241,7 @@ public final class AgentRuntime {
    * @param context store, cancellation, policy
    * @return a stage with the outcome; rejections leave committed facts unchanged and run no tool
    */
+  @Override
   public CompletionStage<ResumeOutcome> resume(ResumeCommand command, RunContext context) {
     if (context.store().isEmpty()) {
       return rejected("notAwaiting", NOT_AWAITING, GateRuntimeException.Category.EXECUTION);
@@ -353,6 +356,7 @@ public final class AgentRuntime {
    * @return a stage with the Run's state; it fails when the Run has no committed state or its
    *     snapshot is not registered
    */
+  @Override
   public CompletionStage<RunState> recover(String runId, RunContext context) {
     Optional<CommittedRun> committedRun = context.store().flatMap(s -> s.view().committedRun(runId));
     if (committedRun.isEmpty()) {
@@ -392,6 +396,7 @@ public final class AgentRuntime {
    * @param context store
    * @return a stage with the Run's state
    */
+  @Override
   public CompletionStage<RunState> cancelRun(String runId, String threadId, RunContext context) {
     return endFromOutside(runId, threadId, EndCause.cancelled(), RunDriver.SEAL_REASON, context, 8);
   }
@@ -406,6 +411,7 @@ public final class AgentRuntime {
    * @param context store
    * @return a stage with the Run's state
    */
+  @Override
   public CompletionStage<RunState> stopRun(String runId, String threadId, String reason, RunContext context) {
     return endFromOutside(runId, threadId, EndCause.stopped(reason), RunDriver.SEAL_REASON, context, 8);
   }
@@ -414,8 +420,15 @@ public final class AgentRuntime {
    * Ends a Run whose retry budget is spent (gate specification §12.5.5): commits {@code
    * ended(indeterminate)}, sealing every unsettled call with {@code sealReason}. On an ended Run
    * nothing is committed and its state returned.
+   *
+   * @param runId the Run
+   * @param threadId its thread
+   * @param sealReason why its unsettled calls are sealed
+   * @param context store
+   * @return a stage with the Run's state
    */
-  CompletionStage<RunState> endIndeterminate(String runId, String threadId, String sealReason, RunContext context) {
+  @Override
+  public CompletionStage<RunState> endIndeterminate(String runId, String threadId, String sealReason, RunContext context) {
     return endFromOutside(runId, threadId, EndCause.indeterminate(), sealReason, context, 8);
   }
 

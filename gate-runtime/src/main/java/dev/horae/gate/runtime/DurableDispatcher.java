@@ -101,7 +101,7 @@ public final class DurableDispatcher implements AutoCloseable {
     void on(Activity activity, DispatchClaim claim);
   }
 
-  private final AgentRuntime runtime;
+  private final DispatchTarget runtime;
   private final DispatchQueue queue;
   private final RunContext base;
   private final InstantSource clock;
@@ -139,17 +139,18 @@ public final class DurableDispatcher implements AutoCloseable {
   /**
    * Starts a builder.
    *
-   * @param runtime the runtime that drives Runs
-   * @param queue the dispatch queue; the runtime commits through its {@link DispatchQueue#store()}
+   * @param runtime the engine that drives Runs; it commits through the queue's {@link
+   *     DispatchQueue#store()}
+   * @param queue the dispatch queue
    * @return the builder
    */
-  public static Builder builder(AgentRuntime runtime, DispatchQueue queue) {
+  public static Builder builder(DispatchTarget runtime, DispatchQueue queue) {
     return new Builder(runtime, queue);
   }
 
   /** Configures a {@link DurableDispatcher}. */
   public static final class Builder {
-    private final AgentRuntime runtime;
+    private final DispatchTarget runtime;
     private final DispatchQueue queue;
     private @Nullable RunContext context;
     private @Nullable InstantSource clock;
@@ -159,7 +160,7 @@ public final class DurableDispatcher implements AutoCloseable {
     private WakeSignal wake = WakeSignal.inProcess();
     private @Nullable String owner;
 
-    private Builder(AgentRuntime runtime, DispatchQueue queue) {
+    private Builder(DispatchTarget runtime, DispatchQueue queue) {
       this.runtime = Objects.requireNonNull(runtime, "runtime");
       this.queue = Objects.requireNonNull(queue, "queue");
     }
@@ -555,7 +556,8 @@ public final class DurableDispatcher implements AutoCloseable {
     h.armRenewal();
     CompletionStage<Attempt> s;
     try {
-      s = step.apply(h);
+      // the engine may know only the threads it has open: it opens this one before truth is read
+      s = runtime.openThread(claim.threadId()).thenCompose(v -> step.apply(h));
     } catch (RuntimeException e) {
       s = CompletableFuture.failedFuture(e);
     }

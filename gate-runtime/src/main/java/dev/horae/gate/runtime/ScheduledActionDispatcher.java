@@ -15,7 +15,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
 /**
- * The in-process caller of {@link AgentRuntime#performScheduledAction}: performs committed
+ * The in-process caller of {@link DispatchTarget#performScheduledAction}: performs committed
  * scheduled-action tickets, and while a Run parks on another scheduled action performs again in
  * the same pass, so chained scheduled actions never settle as awaiting. On start it rediscovers
  * every awaiting scheduled-action ticket from the session logs it is given. It is not a durable
@@ -23,12 +23,12 @@ import java.util.concurrent.CompletionStage;
  */
 public final class ScheduledActionDispatcher {
 
-  private final AgentRuntime runtime;
+  private final DispatchTarget runtime;
   private final RunContext context;
   private final CommitStore store;
   private final InstantSource clock;
 
-  private ScheduledActionDispatcher(AgentRuntime runtime, RunContext context, InstantSource clock) {
+  private ScheduledActionDispatcher(DispatchTarget runtime, RunContext context, InstantSource clock) {
     this.runtime = Objects.requireNonNull(runtime, "runtime");
     this.context = Objects.requireNonNull(context, "context");
     this.store = context.store().orElseThrow(() ->
@@ -39,13 +39,13 @@ public final class ScheduledActionDispatcher {
   /**
    * Creates a dispatcher.
    *
-   * @param runtime the runtime that performs
+   * @param runtime the engine that performs (an {@link AgentRuntime}, say)
    * @param context the context with the commit store the runtime writes
    * @param clock the host's wall clock, read for each perform's {@code nowMs}
    * @return the dispatcher
    * @throws IllegalArgumentException when the context has no commit store
    */
-  public static ScheduledActionDispatcher create(AgentRuntime runtime, RunContext context, InstantSource clock) {
+  public static ScheduledActionDispatcher create(DispatchTarget runtime, RunContext context, InstantSource clock) {
     return new ScheduledActionDispatcher(runtime, context, clock);
   }
 

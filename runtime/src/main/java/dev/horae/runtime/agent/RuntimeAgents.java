@@ -5,6 +5,7 @@ import dev.horae.gate.EndCause;
 import dev.horae.gate.ResumeCommand;
 import dev.horae.gate.ResumeResult;
 import dev.horae.gate.ResumeTicket;
+import dev.horae.gate.runtime.ClaimGuard;
 import dev.horae.gate.runtime.GateRuntimeException;
 import dev.horae.gate.runtime.ResumeOutcome;
 import dev.horae.runtime.gate.AwaitingCall;
@@ -389,11 +390,24 @@ public final class RuntimeAgents implements AgentRegistry {
    * @return a stage with the outcome; {@code agentNotOpen} when no open agent holds the session
    */
   public CompletionStage<ResumeOutcome> resume(ResumeCommand command) {
+    return resume(command, Optional.empty());
+  }
+
+  /**
+   * {@link #resume(ResumeCommand)} for a durable dispatcher's attempt holding {@code claim} (gate
+   * specification §12.5.3): every commit of the continued turn is fenced by it, and no tool is
+   * entered once it no longer owns the Run.
+   *
+   * @param command the answer
+   * @param claim the attempt's claim, if any
+   * @return a stage with the outcome; {@code agentNotOpen} when no open agent holds the session
+   */
+  public CompletionStage<ResumeOutcome> resume(ResumeCommand command, Optional<ClaimGuard> claim) {
     Optional<RuntimeAgent> agent = holder(command.threadId());
     if (agent.isEmpty()) {
       return CompletableFuture.completedFuture(notOpen(command.threadId()));
     }
-    return resume(agent.get(), command);
+    return engine.resume(agent.get(), this, command, claim);
   }
 
   /**
@@ -421,10 +435,24 @@ public final class RuntimeAgents implements AgentRegistry {
    *     it, {@code notScheduledAction} when it waits for something else
    */
   public CompletionStage<ResumeOutcome> perform(String runId) {
+    return perform(runId, engine.clock().millis(), Optional.empty());
+  }
+
+  /**
+   * {@link #perform(String)} at the caller's clock reading, for a durable dispatcher's attempt
+   * holding {@code claim} (see {@link #resume(ResumeCommand, Optional)}).
+   *
+   * @param runId the Run
+   * @param nowMs the caller's clock reading, for the ticket deadline
+   * @param claim the attempt's claim, if any
+   * @return a stage with the outcome; {@code notAwaiting} when no open agent's turn is parked on
+   *     it, {@code notScheduledAction} when it waits for something else
+   */
+  public CompletionStage<ResumeOutcome> perform(String runId, long nowMs, Optional<ClaimGuard> claim) {
     for (RuntimeAgent agent : all()) {
       Optional<ResumeTicket> ticket = parkedTicket(agent);
       if (ticket.isPresent() && ticket.get().runId().equals(runId)) {
-        return performScheduled(agent);
+        return engine.performScheduled(agent, this, nowMs, claim);
       }
     }
     return CompletableFuture.completedFuture(notAwaiting());
@@ -461,7 +489,18 @@ public final class RuntimeAgents implements AgentRegistry {
    * @return a stage with the terminal state, or a rejection ({@code notAwaiting}, {@code agentNotOpen})
    */
   public CompletionStage<ResumeOutcome> cancel(String runId) {
-    return halt(runId, EndCause.cancelled(), TurnEngine.CANCELLED, ToolResult.aborted());
+    return cancel(runId, Optional.empty());
+  }
+
+  /**
+   * {@link #cancel(String)} with the Run's end fenced by a durable dispatcher's claim, if given.
+   *
+   * @param runId the Run
+   * @param claim the attempt's claim, if any
+   * @return a stage with the terminal state, or a rejection
+   */
+  public CompletionStage<ResumeOutcome> cancel(String runId, Optional<ClaimGuard> claim) {
+    return halt(runId, EndCause.cancelled(), TurnEngine.CANCELLED, ToolResult.aborted(), claim);
   }
 
   /**
@@ -474,10 +513,45 @@ public final class RuntimeAgents implements AgentRegistry {
    * @return a stage with the terminal state, or a rejection
    */
   public CompletionStage<ResumeOutcome> stop(String runId, String reason) {
-    return halt(runId, EndCause.stopped(reason), TurnEngine.STOPPED, TurnEngine.stopped(reason));
+    return stop(runId, reason, Optional.empty());
   }
 
-  private CompletionStage<ResumeOutcome> halt(String runId, EndCause cause, String turnEndReason, ToolResult unanswered) {
+  /**
+   * {@link #stop(String, String)} with the Run's end fenced by a durable dispatcher's claim, if
+   * given.
+   *
+   * @param runId the Run
+   * @param reason why, recorded in the terminal fact
+   * @param claim the attempt's claim, if any
+   * @return a stage with the terminal state, or a rejection
+   */
+  public CompletionStage<ResumeOutcome> stop(String runId, String reason, Optional<ClaimGuard> claim) {
+    return halt(runId, EndCause.stopped(reason), TurnEngine.STOPPED, TurnEngine.stopped(reason), claim);
+  }
+
+  /**
+   * Ends a turn's Run {@code indeterminate} (gate specification §12.5.5: a durable dispatcher
+   * spent its retry budget on it). A parked turn's waiting call reads {@code Error: stopped:
+   * <reason>} and the turn ends {@code blocked}, as {@link #stop}; a turn still running the Run
+   * (a tool that never returned) is cancelled once the end is committed, and ends {@code aborted}.
+   *
+   * @param runId the Run
+   * @param reason why, shown to the model
+   * @param claim the attempt's claim, if any
+   * @return a stage with the terminal state, or a rejection
+   */
+  public CompletionStage<ResumeOutcome> endIndeterminate(String runId, String reason, Optional<ClaimGuard> claim) {
+    Optional<String> thread = engine.threadOf(runId);
+    Optional<RuntimeAgent> agent = thread.flatMap(this::holder);
+    if (agent.isPresent() && parkedTicket(agent.get()).filter(t -> t.runId().equals(runId)).isEmpty()) {
+      // a turn still running the Run (its tool never returned): end the Run, then cancel the turn
+      return engine.endRunning(agent.get(), runId, EndCause.indeterminate(), reason, claim);
+    }
+    return halt(runId, EndCause.indeterminate(), TurnEngine.STOPPED, TurnEngine.stopped(reason), claim);
+  }
+
+  private CompletionStage<ResumeOutcome> halt(String runId, EndCause cause, String turnEndReason, ToolResult unanswered,
+      Optional<ClaimGuard> claim) {
     Optional<String> thread = engine.threadOf(runId);
     if (thread.isEmpty()) {
       return CompletableFuture.completedFuture(notAwaiting());
@@ -486,7 +560,7 @@ public final class RuntimeAgents implements AgentRegistry {
     if (agent.isEmpty()) {
       return CompletableFuture.completedFuture(notOpen(thread.get()));
     }
-    return engine.halt(agent.get(), this, runId, cause, turnEndReason, unanswered);
+    return engine.halt(agent.get(), this, runId, cause, turnEndReason, unanswered, claim);
   }
 
   private synchronized Optional<RuntimeAgent> holder(String sessionId) {

@@ -15,6 +15,7 @@ import dev.horae.gate.ResumeTicket;
 import dev.horae.gate.ResumeValidation;
 import dev.horae.gate.RunState;
 import dev.horae.gate.ToolAwaitReason;
+import dev.horae.gate.runtime.ClaimGuard;
 import dev.horae.gate.runtime.CommitRejectedException;
 import dev.horae.gate.runtime.CommittedRun;
 import dev.horae.gate.runtime.GateRuntimeException;
@@ -52,6 +53,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
@@ -213,6 +215,21 @@ public final class TurnEngine {
    *     rejection
    */
   CompletionStage<ResumeOutcome> resume(RuntimeAgent agent, RuntimeAgents registry, ResumeCommand command) {
+    return resume(agent, registry, command, Optional.empty());
+  }
+
+  /**
+   * {@link #resume(RuntimeAgent, RuntimeAgents, ResumeCommand)} for a durable dispatcher's attempt
+   * (gate specification §12.5.3): every commit of the continued turn is fenced by the claim, and
+   * no tool is entered once the claim no longer owns the Run.
+   *
+   * @param agent the agent whose session holds the Run
+   * @param registry the agent registry (for the driver)
+   * @param command the answer
+   * @param claim the dispatch claim, if a dispatcher's attempt answers
+   * @return a stage with the outcome
+   */
+  CompletionStage<ResumeOutcome> resume(RuntimeAgent agent, RuntimeAgents registry, ResumeCommand command, Optional<ClaimGuard> claim) {
     Optional<CommittedRun> committed = commits.view().committedRun(command.runId());
     if (committed.isEmpty() || committed.get().record().ticket().isEmpty()
         || !committed.get().record().threadId().equals(agent.session().id())) {
@@ -240,9 +257,11 @@ public final class TurnEngine {
       return rejected("notAwaiting", NOT_AWAITING, GateRuntimeException.Category.EXECUTION);
     }
     ToolBatch batch = run.batch().get();
+    claim.ifPresent(g -> run.fencedBy(g.fence()));
     Turn t = new Turn(agent, registry, open.get().turn(), batch.step(), run, open.get().trigger().orElse(null), open.get().finalText());
     CompletableFuture<ResumeOutcome> outcome = new CompletableFuture<>();
     t.answered = outcome;
+    t.claim = claim.orElse(null);
     registry.continueParked(agent, () -> t.close(t.drive(t.answer(batch, target, ticket, command.result()))));
     return outcome;
   }
@@ -257,6 +276,21 @@ public final class TurnEngine {
    *     is nothing to perform
    */
   CompletionStage<ResumeOutcome> performScheduled(RuntimeAgent agent, RuntimeAgents registry) {
+    return performScheduled(agent, registry, clock.millis(), Optional.empty());
+  }
+
+  /**
+   * Performs the parked scheduled action of an agent for a caller with its own clock reading and,
+   * for a durable dispatcher's attempt, its claim (see {@link #resume(RuntimeAgent, RuntimeAgents,
+   * ResumeCommand, Optional)}).
+   *
+   * @param agent the agent
+   * @param registry the agent registry
+   * @param nowMs the caller's clock reading, for the ticket deadline
+   * @param claim the dispatch claim, if any
+   * @return a stage with the outcome
+   */
+  CompletionStage<ResumeOutcome> performScheduled(RuntimeAgent agent, RuntimeAgents registry, long nowMs, Optional<ClaimGuard> claim) {
     Optional<ResumeTicket> ticket = parkedTicket(agent);
     if (ticket.isEmpty()) {
       return rejected("notAwaiting", NOT_AWAITING, GateRuntimeException.Category.EXECUTION);
@@ -264,7 +298,7 @@ public final class TurnEngine {
     if (ticket.get().reason() != AwaitReason.SCHEDULED_ACTION) {
       return rejected("notScheduledAction", "run is not awaiting on a scheduled action", GateRuntimeException.Category.EXECUTION);
     }
-    return resume(agent, registry, ResumeCommand.fromTicket(ticket.get(), ResumeResult.allow(), clock.millis()));
+    return resume(agent, registry, ResumeCommand.fromTicket(ticket.get(), ResumeResult.allow(), nowMs), claim);
   }
 
   /**
@@ -285,6 +319,24 @@ public final class TurnEngine {
    */
   CompletionStage<ResumeOutcome> halt(RuntimeAgent agent, RuntimeAgents registry, String runId, EndCause cause,
       String turnEndReason, ToolResult unanswered) {
+    return halt(agent, registry, runId, cause, turnEndReason, unanswered, Optional.empty());
+  }
+
+  /**
+   * {@link #halt(RuntimeAgent, RuntimeAgents, String, EndCause, String, ToolResult)} with the
+   * Run's end fenced by a durable dispatcher's claim, if one is given.
+   *
+   * @param agent the agent whose session holds the Run
+   * @param registry the agent registry (for the driver)
+   * @param runId the Run
+   * @param cause the terminal cause
+   * @param turnEndReason the host {@code turn/end} reason (host contract §6.1)
+   * @param unanswered the result of every call the ended turn leaves without one
+   * @param claim the dispatch claim, if any
+   * @return a stage with the Run's terminal state, or {@code notAwaiting}
+   */
+  CompletionStage<ResumeOutcome> halt(RuntimeAgent agent, RuntimeAgents registry, String runId, EndCause cause,
+      String turnEndReason, ToolResult unanswered, Optional<ClaimGuard> claim) {
     Optional<CommittedRun> committed = commits.view().committedRun(runId);
     if (committed.isEmpty() || !committed.get().record().threadId().equals(agent.session().id())) {
       return rejected("notAwaiting", NOT_AWAITING, GateRuntimeException.Category.EXECUTION);
@@ -299,6 +351,7 @@ public final class TurnEngine {
       return rejected("notAwaiting", NOT_AWAITING, GateRuntimeException.Category.EXECUTION);
     }
     TurnRun run = TurnRun.committed(commits, committed.get());
+    claim.ifPresent(g -> run.fencedBy(g.fence()));
     long step = run.batch().map(ToolBatch::step).orElse(1);
     Turn t = new Turn(agent, registry, open.get().turn(), step, run, open.get().trigger().orElse(null), open.get().finalText());
     CompletableFuture<ResumeOutcome> outcome = new CompletableFuture<>();
@@ -306,6 +359,37 @@ public final class TurnEngine {
     t.endAs = cause;
     registry.continueParked(agent, () -> t.close(t.drive(t.halted(turnEndReason, unanswered))));
     return outcome;
+  }
+
+  /**
+   * Ends a Run whose turn is running rather than parked, by a durable dispatcher's word (gate
+   * specification §12.5.5: its retry budget is spent): {@code ended(cause)} is committed with the
+   * open batch sealed, fenced by the claim, and then the running turn is cancelled, so it ends
+   * {@code aborted} and its own end finds the Run ended already. A Run that has already ended
+   * commits nothing and its terminal state is the answer.
+   *
+   * @param agent the agent whose session holds the Run
+   * @param runId the Run
+   * @param cause the terminal cause
+   * @param reason why, the running turn's abort cause
+   * @param claim the dispatch claim, if any
+   * @return a stage with the Run's terminal state, or {@code notAwaiting} for a Run of another
+   *     session or none; it fails when the end cannot be committed
+   */
+  CompletionStage<ResumeOutcome> endRunning(RuntimeAgent agent, String runId, EndCause cause, String reason, Optional<ClaimGuard> claim) {
+    Optional<CommittedRun> committed = commits.view().committedRun(runId);
+    if (committed.isEmpty() || !committed.get().record().threadId().equals(agent.session().id())) {
+      return rejected("notAwaiting", NOT_AWAITING, GateRuntimeException.Category.EXECUTION);
+    }
+    if (committed.get().record().state().isTerminal()) {
+      return CompletableFuture.completedFuture(new ResumeOutcome.Advanced(committed.get().record().state()));
+    }
+    TurnRun run = TurnRun.committed(commits, committed.get());
+    claim.ifPresent(g -> run.fencedBy(g.fence()));
+    return run.end(cause, false).thenApply(v -> {
+      agent.cancelTurn(reason);
+      return new ResumeOutcome.Advanced(RunState.ended(cause));
+    });
   }
 
   /**
@@ -439,6 +523,8 @@ public final class TurnEngine {
     @Nullable ResumeTicket parkedOn;
     /** The Run's terminal cause when the embedder ended it, in place of the one the reason maps to. */
     @Nullable EndCause endAs;
+    /** The dispatch claim of the durable dispatcher's attempt that continues this turn, if any. */
+    @Nullable ClaimGuard claim;
 
     Turn(RuntimeAgent agent, RuntimeAgents registry, long turn, long step, TurnRun run, @Nullable UserMessage trigger, String finalText) {
       this.agent = agent;
@@ -557,7 +643,12 @@ public final class TurnEngine {
         if (failure != null) {
           Throwable c = unwrap(failure);
           if (c instanceof CommitRejectedException cr && (cr.code().equals("runHeadMoved") || cr.code().equals("terminalFinal"))) {
-            throw new LostRace();
+            throw new LostRace("notAwaiting", NOT_AWAITING);
+          }
+          if (c instanceof CommitRejectedException cr && cr.code().equals("fenced")) {
+            // a dispatcher's attempt whose claim was superseded (gate specification §12.5.3): the
+            // ticket is untouched and the turn stays parked for the claim's current owner
+            throw new LostRace("fenced", Objects.requireNonNullElse(cr.getMessage(), "the dispatch claim is no longer current"));
           }
           throw new CompletionException(c);
         }
@@ -703,6 +794,11 @@ public final class TurnEngine {
     }
 
     private CompletionStage<ToolResult> invoke(ToolCall call) {
+      ClaimGuard guard = claim;
+      if (guard != null && !guard.ownsExecution().getAsBoolean()) {
+        // LEASE-06: an attempt whose claim lapsed or was superseded never enters a tool
+        return CompletableFuture.failedFuture(new GateRuntimeException.Execution(ClaimGuard.lostOwnership(run.runId()), null));
+      }
       return tools.call(new dev.horae.spi.tool.ToolInvocation(agent, call), signal);
     }
 
@@ -722,11 +818,12 @@ public final class TurnEngine {
      */
     CompletionStage<Boolean> close(CompletableFuture<String> reason) {
       return reason.handle((r, failure) -> {
-        if (failure != null && unwrap(failure) instanceof LostRace) {
-          // another answer consumed the ticket first: nothing was written, the turn stays parked
+        if (failure != null && unwrap(failure) instanceof LostRace lost) {
+          // another answer consumed the ticket first, or the claim was fenced: nothing was written,
+          // the turn stays parked
           agent.endTurn();
           agent.repark();
-          complete(new ResumeOutcome.Rejected("notAwaiting", NOT_AWAITING, GateRuntimeException.Category.EXECUTION));
+          complete(new ResumeOutcome.Rejected(lost.code, lost.text, GateRuntimeException.Category.EXECUTION));
           return CompletableFuture.completedFuture(true);
         }
         if (failure == null && PARKED.equals(r)) {
@@ -817,12 +914,19 @@ public final class TurnEngine {
     }
   }
 
-  /** Another answer consumed the ticket between the checks and the pre-commit. */
+  /** The pre-commit did not land: another answer consumed the ticket first, or the attempt's claim was fenced. */
   private static final class LostRace extends HoraeException {
     private static final long serialVersionUID = 1L;
 
-    LostRace() {
-      super(NOT_AWAITING);
+    /** The rejection code the answer gets. */
+    final String code;
+    /** The rejection message the answer gets. */
+    final String text;
+
+    LostRace(String code, String text) {
+      super(text);
+      this.code = code;
+      this.text = text;
     }
   }
 

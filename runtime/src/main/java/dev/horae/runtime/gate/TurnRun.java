@@ -13,6 +13,7 @@ import dev.horae.gate.runtime.CommitConditions;
 import dev.horae.gate.runtime.CommitStore;
 import dev.horae.gate.runtime.CommittedRun;
 import dev.horae.gate.runtime.DurableToolCall;
+import dev.horae.gate.runtime.LeaseFence;
 import dev.horae.gate.runtime.RunDisposition;
 import dev.horae.gate.runtime.StateCommand;
 import dev.horae.gate.runtime.ThreadCommit;
@@ -56,6 +57,7 @@ public final class TurnRun {
   private final String threadId;
   private long head;
   private Optional<ToolBatch> batch;
+  private Optional<LeaseFence> fence = Optional.empty();
 
   private TurnRun(CommitStore store, String runId, String threadId, long head, Optional<ToolBatch> batch) {
     this.store = store;
@@ -120,6 +122,18 @@ public final class TurnRun {
    */
   public static String fingerprint(Collection<String> toolIds) {
     return CatalogFingerprint.of(toolIds.stream().sorted().map(ToolDescriptor::of).toList());
+  }
+
+  /**
+   * Conditions every later commit of this Run on a dispatch claim (gate specification §12.5.3): a
+   * durable dispatcher's attempt commits nothing once another owner holds the Run.
+   *
+   * @param claim the claim's fence
+   * @return this Run
+   */
+  public TurnRun fencedBy(LeaseFence claim) {
+    this.fence = Optional.of(claim);
+    return this;
   }
 
   /**
@@ -334,7 +348,7 @@ public final class TurnRun {
     ThreadCommit commit = ThreadCommit.assemble(threadId, run, List.of(), state, extras);
     CompletionStage<Void> landed;
     try {
-      landed = store.commit(commit, CommitConditions.expectingHead(head)).thenAccept(record -> {
+      landed = store.commit(commit, new CommitConditions(OptionalLong.of(head), fence)).thenAccept(record -> {
         head = record.sequence();
         batch = Optional.ofNullable(b);
       });

@@ -1,0 +1,121 @@
+package dev.horae.runtime;
+
+import dev.horae.gate.ResumeCommand;
+import dev.horae.gate.RunState;
+import dev.horae.gate.runtime.CommitStore;
+import dev.horae.gate.runtime.DispatchTarget;
+import dev.horae.gate.runtime.GateRuntimeException;
+import dev.horae.gate.runtime.ResumeOutcome;
+import dev.horae.gate.runtime.RunActivation;
+import dev.horae.gate.runtime.RunContext;
+import dev.horae.gate.runtime.RunRecord;
+import dev.horae.runtime.agent.RuntimeAgents;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.function.Function;
+
+/**
+ * The runtime's turn engine as a durable dispatcher's {@link DispatchTarget}: a claimed Run is a
+ * turn of the agent of its session, parked on a committed ticket. Every operation goes through
+ * the runtime's run-id paths ({@link RuntimeAgents#perform(String, long, Optional)}, {@code
+ * resume}, {@code cancel}, {@code stop}, {@code endIndeterminate}) with the attempt's claim, so
+ * the perform is the same one {@link HoraeRuntime#performScheduledActions()} runs, fenced.
+ *
+ * <p>A Run of this runtime starts with a turn of an open agent, never from a submitted
+ * activation, and a running Run is being driven by a turn of this process (a turn a stopped
+ * process cut is ended {@code interrupted} when its session is opened again), so {@code execute}
+ * and the recovery of a running Run are refused with a failed stage: the dispatcher leaves such a
+ * claim for its lease to lapse.
+ */
+final class RuntimeDispatchTarget implements DispatchTarget {
+
+  private final RuntimeAgents agents;
+  private final CommitStore commits;
+  private final Function<String, CompletionStage<Void>> open;
+
+  /**
+   * @param agents the runtime's agents
+   * @param commits the store the engine commits through: the dispatch queue's
+   * @param open opens the agent of a stored session that is not open here
+   */
+  RuntimeDispatchTarget(RuntimeAgents agents, CommitStore commits, Function<String, CompletionStage<Void>> open) {
+    this.agents = agents;
+    this.commits = commits;
+    this.open = open;
+  }
+
+  @Override
+  public CompletionStage<Void> openThread(String threadId) {
+    return open.apply(threadId);
+  }
+
+  @Override
+  public CompletionStage<RunState> execute(RunActivation activation, RunContext context) {
+    return CompletableFuture.failedFuture(new GateRuntimeException.Resolution(
+        "run " + activation.runId() + ": the runtime starts a Run with a turn of an open agent; prompt the agent of session "
+            + activation.threadId() + " instead of submitting an activation"));
+  }
+
+  @Override
+  public CompletionStage<ResumeOutcome> performScheduledAction(String runId, RunContext context, long nowMs) {
+    return checked(context).orElseGet(() -> agents.perform(runId, nowMs, context.claim()));
+  }
+
+  @Override
+  public CompletionStage<ResumeOutcome> resume(ResumeCommand command, RunContext context) {
+    return checked(context).orElseGet(() -> agents.resume(command, context.claim()));
+  }
+
+  @Override
+  public CompletionStage<RunState> recover(String runId, RunContext context) {
+    Optional<RunRecord> record = commits.view().run(runId);
+    if (record.isPresent() && !(record.get().state() instanceof RunState.Running)) {
+      return CompletableFuture.completedFuture(record.get().state());
+    }
+    return CompletableFuture.failedFuture(new GateRuntimeException.Execution(record.isEmpty()
+        ? "run " + runId + " has no committed state"
+        : "run " + runId + " is running in a turn of this process; it is not recovered beside it", null));
+  }
+
+  @Override
+  public CompletionStage<RunState> cancelRun(String runId, String threadId, RunContext context) {
+    return ended(runId, context, () -> agents.cancel(runId, context.claim()));
+  }
+
+  @Override
+  public CompletionStage<RunState> stopRun(String runId, String threadId, String reason, RunContext context) {
+    return ended(runId, context, () -> agents.stop(runId, reason, context.claim()));
+  }
+
+  @Override
+  public CompletionStage<RunState> endIndeterminate(String runId, String threadId, String sealReason, RunContext context) {
+    return ended(runId, context, () -> agents.endIndeterminate(runId, sealReason, context.claim()));
+  }
+
+  /** A refusal when the dispatcher commits elsewhere than this engine: its outbox and fence would miss every commit. */
+  private Optional<CompletionStage<ResumeOutcome>> checked(RunContext context) {
+    if (context.store().orElse(null) == commits) {
+      return Optional.empty();
+    }
+    return Optional.of(CompletableFuture.completedFuture(new ResumeOutcome.Rejected("storeMismatch",
+        "the dispatcher commits through another store than this runtime; build it with HoraeRuntime.durableDispatcher()",
+        GateRuntimeException.Category.EXECUTION)));
+  }
+
+  /** An ending as the dispatcher needs it: the terminal state, or a failure it leaves the claim on. */
+  private CompletionStage<RunState> ended(String runId, RunContext context,
+      java.util.function.Supplier<CompletionStage<ResumeOutcome>> end) {
+    Optional<RunRecord> record = commits.view().run(runId);
+    if (record.isPresent() && record.get().state().isTerminal()) {
+      return CompletableFuture.completedFuture(record.get().state());
+    }
+    return checked(context).orElseGet(end).thenCompose(outcome -> {
+      if (outcome instanceof ResumeOutcome.Advanced a) {
+        return CompletableFuture.completedFuture(a.state());
+      }
+      return CompletableFuture.failedFuture(new GateRuntimeException.Execution(
+          "run " + runId + " could not be ended: " + ((ResumeOutcome.Rejected) outcome).display(), null));
+    });
+  }
+}
