@@ -10,14 +10,9 @@ import dev.horae.spi.model.ModelResponse;
 import dev.horae.spi.session.Json;
 import dev.horae.spi.session.SessionEvent;
 import dev.horae.spi.session.SessionHeader;
-import dev.horae.spi.session.SessionStore;
-import dev.horae.spi.session.StoredSession;
-import dev.horae.store.MemorySessionStore;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.List;
-import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
@@ -36,26 +31,15 @@ import org.junit.jupiter.api.Timeout;
 class DispatchPassRulesTest {
 
   /** A memory store that fails every persist of one session once told which. */
-  private static final class FailingStore implements SessionStore {
-    private final MemorySessionStore inner = new MemorySessionStore();
+  private static final class FailingStore extends InterceptedStore {
     private volatile @Nullable String failing;
 
     @Override
-    public CompletionStage<Void> persist(SessionHeader header, List<SessionEvent> log) {
+    CompletionStage<Void> intercept(SessionHeader header, List<SessionEvent> log) {
       if (header.id().equals(failing)) {
         return CompletableFuture.failedFuture(new IllegalStateException("disk gone for " + failing));
       }
       return inner.persist(header, log);
-    }
-
-    @Override
-    public Optional<StoredSession> load(String id) {
-      return inner.load(id);
-    }
-
-    @Override
-    public Set<String> ids() {
-      return inner.ids();
     }
   }
 

@@ -11,14 +11,9 @@ import dev.horae.spi.gate.ToolGate;
 import dev.horae.spi.session.EventTypes;
 import dev.horae.spi.session.SessionEvent;
 import dev.horae.spi.session.SessionHeader;
-import dev.horae.spi.session.SessionStore;
-import dev.horae.spi.session.StoredSession;
-import dev.horae.store.MemorySessionStore;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.List;
-import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.CountDownLatch;
@@ -41,8 +36,7 @@ class TicketFlushRulesTest {
   private static final Instant START = Instant.parse("2026-12-01T10:00:00Z");
 
   /** A memory store whose next persist, once armed, waits for the test to release it. */
-  private static final class HoldingStore implements SessionStore {
-    private final MemorySessionStore inner = new MemorySessionStore();
+  private static final class HoldingStore extends InterceptedStore {
     private final AtomicReference<CompletableFuture<Void>> armed = new AtomicReference<>();
     private final CountDownLatch reached = new CountDownLatch(1);
     private volatile List<SessionEvent> heldLog = List.of();
@@ -63,7 +57,7 @@ class TicketFlushRulesTest {
     }
 
     @Override
-    public CompletionStage<Void> persist(SessionHeader header, List<SessionEvent> log) {
+    CompletionStage<Void> intercept(SessionHeader header, List<SessionEvent> log) {
       CompletableFuture<Void> release = armed.getAndSet(null);
       if (release == null) {
         return inner.persist(header, log);
@@ -71,16 +65,6 @@ class TicketFlushRulesTest {
       heldLog = List.copyOf(log);
       reached.countDown();
       return release.thenCompose(v -> inner.persist(header, log));
-    }
-
-    @Override
-    public Optional<StoredSession> load(String id) {
-      return inner.load(id);
-    }
-
-    @Override
-    public Set<String> ids() {
-      return inner.ids();
     }
   }
 
