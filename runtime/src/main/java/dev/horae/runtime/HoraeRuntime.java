@@ -593,7 +593,10 @@ public final class HoraeRuntime implements Host, AutoCloseable {
    * one after another; each is consumed before its tool runs, so a second call performs nothing
    * again.
    *
-   * @return a stage with one outcome per action found
+   * @return a stage with one outcome per action found; when a perform failed (a commit of its
+   *     Run could not be made durable: persistence uncertain, {@link
+   *     dev.horae.gate.runtime.CommitStoreException}) the stage fails with that failure, after every
+   *     other action was performed
    */
   public CompletionStage<List<ResumeOutcome>> performScheduledActions() {
     return core.agents().performScheduledActions();

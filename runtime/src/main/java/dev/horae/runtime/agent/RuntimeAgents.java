@@ -462,20 +462,35 @@ public final class RuntimeAgents implements AgentRegistry {
    * Performs every committed scheduled action of the open agents, one after another; each is
    * consumed before its tool runs, so a second call performs nothing again.
    *
-   * @return a stage with one outcome per action found
+   * @return a stage with one outcome per action found; when a perform failed (its persistence
+   *     uncertain) the stage fails with that failure once every other action was performed
    */
   public CompletionStage<List<ResumeOutcome>> performScheduledActions() {
-    CompletionStage<List<ResumeOutcome>> chain = CompletableFuture.completedFuture(new ArrayList<>());
+    List<ResumeOutcome> outcomes = new ArrayList<>();
+    List<Throwable> failures = new ArrayList<>();
+    CompletionStage<Void> chain = CompletableFuture.completedFuture(null);
     for (AwaitingCall call : awaiting()) {
       if (call.reason() != AwaitReason.SCHEDULED_ACTION) {
         continue;
       }
-      chain = chain.thenCompose(list -> perform(call.runId()).thenApply(o -> {
-        list.add(o);
-        return list;
+      // one Run's failed perform (its persistence uncertain) never keeps the pass from the others
+      chain = chain.thenCompose(v -> perform(call.runId()).handle((o, failure) -> {
+        if (failure != null) {
+          failures.add(TurnEngine.unwrap(failure));
+        } else {
+          outcomes.add(o);
+        }
+        return null;
       }));
     }
-    return chain;
+    return chain.thenCompose(v -> {
+      if (failures.isEmpty()) {
+        return CompletableFuture.completedFuture(outcomes);
+      }
+      Throwable first = failures.get(0);
+      failures.subList(1, failures.size()).stream().filter(f -> f != first).forEach(first::addSuppressed);
+      return CompletableFuture.failedFuture(first);
+    });
   }
 
   /**

@@ -18,6 +18,7 @@ import dev.horae.gate.ToolAwaitReason;
 import dev.horae.gate.runtime.ClaimGuard;
 import dev.horae.gate.runtime.CommitRejectedException;
 import dev.horae.gate.runtime.CommittedRun;
+import dev.horae.gate.runtime.CommitStoreException;
 import dev.horae.gate.runtime.GateRuntimeException;
 import dev.horae.gate.runtime.ResumeOutcome;
 import dev.horae.gate.runtime.SessionCommitStore;
@@ -871,14 +872,20 @@ public final class TurnEngine {
       }
       boolean wasEnded = ended;
       return terminal.handle((v, e) -> {
-        if (e != null) {
-          warnings.warn("the terminal fact of run " + run.runId() + " could not be committed", Optional.of(e));
-        }
         agent.endTurn();
         if (wasEnded) {
           registry.turnEnded(new TurnOutcome(agent.id(), session.id(), turn, why, Optional.ofNullable(trigger), finalText));
         }
-        complete(new ResumeOutcome.Advanced(state));
+        if (e != null) {
+          warnings.warn("the terminal fact of run " + run.runId() + " could not be committed", Optional.of(e));
+          // persistence uncertain is never reported as an end: the answer fails, and a durable
+          // dispatcher retries the Run after its lease (gate specification §12.0)
+          Throwable stored = unwrap(e);
+          fail(stored instanceof GateRuntimeException g ? g
+              : new CommitStoreException("the end of run " + run.runId() + " could not be made durable", stored));
+        } else {
+          complete(new ResumeOutcome.Advanced(state));
+        }
         return null;
       });
     }
@@ -887,6 +894,13 @@ public final class TurnEngine {
       CompletableFuture<ResumeOutcome> waiter = answered;
       if (waiter != null) {
         waiter.complete(outcome);
+      }
+    }
+
+    private void fail(GateRuntimeException uncertain) {
+      CompletableFuture<ResumeOutcome> waiter = answered;
+      if (waiter != null) {
+        waiter.completeExceptionally(uncertain);
       }
     }
 
@@ -958,7 +972,7 @@ public final class TurnEngine {
     return TurnRun.fingerprint(tools.visibleTo(agent).stream().map(ToolDefinition::name).toList());
   }
 
-  private static Throwable unwrap(Throwable t) {
+  static Throwable unwrap(Throwable t) {
     Throwable c = t;
     while (c instanceof CompletionException && c.getCause() != null) {
       c = c.getCause();
