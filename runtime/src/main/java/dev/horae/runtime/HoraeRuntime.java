@@ -1038,13 +1038,14 @@ public final class HoraeRuntime implements Host, AutoCloseable {
     }
 
     /**
-     * The gate plugins whose action kinds this runtime permits (gate specification §10.4: absence
-     * is denial; default none). They are merged at once as §10.3 says — duplicate ids, each
-     * contribution within its plugin's capability bound, dependencies, duplicate kinds — and every
-     * one is selected for every agent. A {@code schedule} outcome naming a kind they contribute
-     * parks its call like one without a kind; any other kind ends the turn's Run {@code
-     * error(capabilityBound)}. Only the action kinds are read: register tool gates on {@link
-     * HoraeRuntime#gates()}.
+     * The gate plugins: the action kinds this runtime permits (gate specification §10.4: absence
+     * is denial; default none) and the tool gates they bring. They are merged at once as §10.3
+     * says — duplicate ids, each contribution within its plugin's capability bound, dependencies,
+     * duplicate kinds — and every one is selected for every agent. A {@code schedule} outcome
+     * naming a kind they contribute parks its call like one without a kind; any other kind ends the
+     * turn's Run {@code error(capabilityBound)}. Their gates run for every call after the chain of
+     * {@link HoraeRuntime#gates()} (its host gate, then its registered gates), in the plugins'
+     * dependency order (gate specification §1.3): the first outcome that is not Allow wins.
      *
      * @param plugins the plugins, in input order
      * @return this builder

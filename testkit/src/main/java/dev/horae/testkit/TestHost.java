@@ -378,8 +378,8 @@ public final class TestHost implements Host {
     private Builder() {}
 
     /**
-     * The gate plugins whose action kinds the host permits, merged at once, as {@code
-     * HoraeRuntime.Builder#gatePlugins} says (default none).
+     * The gate plugins whose action kinds the host permits and whose gates follow the host's
+     * chain, merged at once, as {@code HoraeRuntime.Builder#gatePlugins} says (default none).
      *
      * @param plugins the plugins, in input order
      * @return this builder

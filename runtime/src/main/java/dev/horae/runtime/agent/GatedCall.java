@@ -8,6 +8,7 @@ import dev.horae.spi.gate.ToolCall;
 import dev.horae.spi.gate.ToolGate;
 import dev.horae.spi.session.Session;
 import dev.horae.spi.tool.ToolResult;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -17,7 +18,8 @@ import java.util.concurrent.CompletionStage;
 /**
  * One tool call of a turn, the runtime's way — the one home of it, for the turn engine's own turns
  * and for the turns a framework's loop drives ({@link RecordedTurn}): {@code tool/call} appended,
- * the gate chain evaluated (gate specification §1.3), Allow runs the call, Block and SetResult
+ * the gate chain evaluated (gate specification §1.3: the host's {@code ToolGates} — host gate,
+ * then registered gates — and then the gate plugins' gates in dependency order), Allow runs the call, Block and SetResult
  * answer the gate's result (gate specification §8.1), and the {@code tool/result} is appended.
  * What a turn does with a verdict that parks the call ({@code requireConfirmation}, a {@code
  * schedule} without an action kind or with one the runtime's environment permits) or refuses it (a
@@ -57,7 +59,11 @@ final class GatedCall {
   static <T> CompletionStage<T> call(Session session, long turn, long step, ToolCall call, List<ToolGate> gates,
       StateView view, ResolvedExecutionEnv environment, Steps<T> steps) {
     TurnEvents.toolCall(session, turn, step, call);
-    return GateChain.evaluate(gates, call, view).thenCompose(outcome -> {
+    // the host's chain (its host gate first) and then the gate plugins' gates in the environment's
+    // dependency order (gate specification §1.3): a later gate only restricts, never widens
+    List<ToolGate> chain = new ArrayList<>(gates);
+    chain.addAll(environment.gates());
+    return GateChain.evaluate(chain, call, view).thenCompose(outcome -> {
       if (outcome instanceof GateOutcome.RequireConfirmation) {
         return steps.park(call, outcome);
       }
