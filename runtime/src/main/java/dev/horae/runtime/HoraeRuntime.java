@@ -606,7 +606,9 @@ public final class HoraeRuntime implements Host, AutoCloseable {
    * Cancels a parked turn's Run (gate specification §9.5): it ends {@code cancelled}, its ticket is
    * gone, the waiting call reads {@code Error: aborted} and the turn ends {@code aborted}; a later
    * answer or perform is {@code notAwaiting}. A Run that has already ended stays as it is and its
-   * terminal state is the answer.
+   * terminal state is the answer. A Run this runtime is driving right now (an answer or a perform
+   * running its call) ends {@code cancelled} at once; its turn stops at its next boundary and the
+   * answer or perform that drove it answers that end.
    *
    * @param runId the Run ({@link AwaitingCall#runId()})
    * @return a stage with the Run's terminal state, or a rejection ({@code notAwaiting}, {@code agentNotOpen})

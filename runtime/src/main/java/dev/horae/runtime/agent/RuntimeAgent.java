@@ -641,6 +641,11 @@ public class RuntimeAgent implements Agent {
     return phase == Phase.PARKED;
   }
 
+  /** Whether a thread of this process drives a turn of this agent right now (not parked, not maintenance). */
+  synchronized boolean driving() {
+    return phase == Phase.TURN && turnSignal != null;
+  }
+
   /** The driver parked the turn it ran. */
   synchronized void park() {
     phase = Phase.PARKED;

@@ -239,7 +239,9 @@ public final class RuntimeAgents implements AgentRegistry {
 
   /**
    * Listens for the end of every turn of every agent, for instance to hand an unprompted reply
-   * (see {@link TurnOutcome#unprompted()}) to the user.
+   * (see {@link TurnOutcome#unprompted()}) to the user. A parked turn has not ended; a turn whose
+   * Run committed is reported only once its Run's end is durable (gate specification §5.6 step 5),
+   * so a turn whose Run end could not be committed is never reported.
    *
    * @param listener the listener
    * @return a handle that removes it
@@ -497,8 +499,10 @@ public final class RuntimeAgents implements AgentRegistry {
    * Cancels a parked turn's Run (gate specification §9.5): it ends {@code cancelled}, its ticket is
    * gone, the waiting call gets the aborted result and the turn ends {@code aborted}; a later
    * perform or resume is {@code notAwaiting}. On a Run that has already ended it commits nothing
-   * and answers the Run's terminal state. A turn that is running rather than parked is cancelled
-   * with {@link RuntimeAgent#cancelTurn(String)}.
+   * and answers the Run's terminal state. A Run this process drives right now (an answer or a
+   * perform running its calls) ends {@code cancelled} at once and its turn is cancelled, so it
+   * stops at its next boundary and the drive answers that end. A turn whose Run never committed
+   * (it never parked) is cancelled with {@link RuntimeAgent#cancelTurn(String)}.
    *
    * @param runId the Run
    * @return a stage with the terminal state, or a rejection ({@code notAwaiting}, {@code agentNotOpen})

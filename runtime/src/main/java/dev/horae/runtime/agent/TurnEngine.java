@@ -316,7 +316,7 @@ public final class TurnEngine {
    * @param turnEndReason the host {@code turn/end} reason (host contract §6.1)
    * @param unanswered the result of every call the ended turn leaves without one
    * @return a stage with the Run's terminal state, or {@code notAwaiting} when the Run is neither
-   *     parked nor ended (unknown, never committed, or being driven right now)
+   *     parked, nor ended, nor driven by this process right now (unknown, never committed)
    */
   CompletionStage<ResumeOutcome> halt(RuntimeAgent agent, RuntimeAgents registry, String runId, EndCause cause,
       String turnEndReason, ToolResult unanswered) {
@@ -347,8 +347,13 @@ public final class TurnEngine {
       return CompletableFuture.completedFuture(new ResumeOutcome.Advanced(state));
     }
     Optional<TurnLog.OpenTurn> open = TurnLog.openTurn(agent.session());
-    if (committed.get().record().ticket().isEmpty() || open.isEmpty()
-        || !TurnRun.runId(agent.session().id(), open.get().turn()).equals(runId) || !agent.unpark()) {
+    boolean ofOpenTurn = open.isPresent() && TurnRun.runId(agent.session().id(), open.get().turn()).equals(runId);
+    if (committed.get().record().ticket().isEmpty() && ofOpenTurn && agent.driving()) {
+      // a Run driven in this process right now (an answer or a perform running its calls) ends at
+      // once, and its turn is cancelled so it stops at its next boundary (gate specification §9.5)
+      return endRunning(agent, runId, cause, "run " + runId + " ended " + cause, claim);
+    }
+    if (committed.get().record().ticket().isEmpty() || !ofOpenTurn || !agent.unpark()) {
       return rejected("notAwaiting", NOT_AWAITING, GateRuntimeException.Category.EXECUTION);
     }
     TurnRun run = TurnRun.committed(commits, committed.get());
@@ -873,7 +878,8 @@ public final class TurnEngine {
       boolean wasEnded = ended;
       return terminal.handle((v, e) -> {
         agent.endTurn();
-        if (wasEnded) {
+        // terminal observers hear of an end only once it is committed (gate specification §5.6 step 5)
+        if (wasEnded && e == null) {
           registry.turnEnded(new TurnOutcome(agent.id(), session.id(), turn, why, Optional.ofNullable(trigger), finalText));
         }
         if (e != null) {
@@ -884,7 +890,10 @@ public final class TurnEngine {
           fail(stored instanceof GateRuntimeException g ? g
               : new CommitStoreException("the end of run " + run.runId() + " could not be made durable", stored));
         } else {
-          complete(new ResumeOutcome.Advanced(state));
+          // the committed end is the answer: a cancel or stop given while the turn ran ended the
+          // Run before the turn's own end found it ended
+          complete(new ResumeOutcome.Advanced(commits.view().committedRun(run.runId()).map(c -> c.record().state())
+              .filter(RunState::isTerminal).orElse(state)));
         }
         return null;
       });
