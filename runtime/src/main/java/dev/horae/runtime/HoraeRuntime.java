@@ -555,7 +555,11 @@ public final class HoraeRuntime implements Host, AutoCloseable {
    * Answers a parked call with the full gate resume command (gate specification §6.1): identity,
    * result and the caller's clock reading. A rejection ({@code notAwaiting}, an identity mismatch,
    * {@code expired}, {@code fingerprintMismatch}, …) is a value: nothing is committed and no tool
-   * runs.
+   * runs. The command's context messages (gate specification §6.4 step 3) are user messages in
+   * the {@code user/message} payload shape ({@code UserMessage.toJson()}); they land with the
+   * answer's first commit and the model reads them at the turn's next step. One committed before
+   * with the same payload is dropped, one with the same id and another payload is {@code
+   * contextConflict}, one that is not a user message is {@code invalidContext}.
    *
    * @param command the answer
    * @return a stage with the outcome, completed when the continued turn parked again or ended

@@ -241,6 +241,29 @@ public final class TurnEngine {
     if (invalid.isPresent()) {
       return rejected(invalid.get().code(), invalid.get().message(), GateRuntimeException.Category.EXECUTION);
     }
+    List<JsonNode> freshContext = new ArrayList<>();
+    List<UserMessage> context = new ArrayList<>();
+    for (JsonNode m : command.contextMessages()) {
+      // gate specification §6.4 step 3: a message already committed (same id, same payload) is a
+      // replay and dropped; the same id with another payload is a conflict
+      UserMessage message;
+      try {
+        message = UserMessage.fromJson(m);
+      } catch (IllegalArgumentException e) {
+        return rejected("invalidContext", "resume context message is not a user message: " + e.getMessage(),
+            GateRuntimeException.Category.EXECUTION);
+      }
+      Optional<JsonNode> known = java.util.stream.Stream.concat(committed.get().messages().stream(), freshContext.stream())
+          .filter(c -> c.path("id").asText().equals(message.id())).findFirst();
+      if (known.isPresent() && !known.get().equals(m)) {
+        return rejected("contextConflict", "resume context message " + message.id() + " conflicts with a committed message",
+            GateRuntimeException.Category.EXECUTION);
+      }
+      if (known.isEmpty()) {
+        freshContext.add(m);
+        context.add(message);
+      }
+    }
     if (!ticket.snapshotId().equals(TurnRun.snapshotId(agent.id()))) {
       return rejected("snapshotNotFound", "snapshot for resume not found", GateRuntimeException.Category.RESOLUTION);
     }
@@ -259,10 +282,12 @@ public final class TurnEngine {
     }
     ToolBatch batch = run.batch().get();
     claim.ifPresent(g -> run.fencedBy(g.fence()));
+    run.withContext(freshContext);
     Turn t = new Turn(agent, registry, open.get().turn(), batch.step(), run, open.get().trigger().orElse(null), open.get().finalText());
     CompletableFuture<ResumeOutcome> outcome = new CompletableFuture<>();
     t.answered = outcome;
     t.claim = claim.orElse(null);
+    t.context = List.copyOf(context);
     registry.continueParked(agent, () -> t.close(t.drive(t.answer(batch, target, ticket, command.result()))));
     return outcome;
   }
@@ -531,6 +556,8 @@ public final class TurnEngine {
     @Nullable EndCause endAs;
     /** The dispatch claim of the durable dispatcher's attempt that continues this turn, if any. */
     @Nullable ClaimGuard claim;
+    /** The answer's context messages, read by the model from the next step once the answer's first commit landed. */
+    List<UserMessage> context = List.of();
 
     Turn(RuntimeAgent agent, RuntimeAgents registry, long turn, long step, TurnRun run, @Nullable UserMessage trigger, String finalText) {
       this.agent = agent;
@@ -658,6 +685,8 @@ public final class TurnEngine {
           }
           throw new CompletionException(c);
         }
+        // the context committed with the answer reaches the model as the next step's input
+        context.forEach(agent::inject);
         return null;
       }).thenCompose(v -> {
         return outcome.get().thenCompose(r -> {

@@ -58,6 +58,7 @@ public final class TurnRun {
   private long head;
   private Optional<ToolBatch> batch;
   private Optional<LeaseFence> fence = Optional.empty();
+  private List<JsonNode> context = List.of();
 
   private TurnRun(CommitStore store, String runId, String threadId, long head, Optional<ToolBatch> batch) {
     this.store = store;
@@ -343,14 +344,25 @@ public final class TurnRun {
     };
   }
 
+  /**
+   * Transcript messages the next commit carries (gate specification §6.4 step 3: a resume's
+   * context messages land with its first commit); once that commit lands they are not sent again.
+   *
+   * @param messages the messages, already de-duplicated against the committed ones
+   */
+  public void withContext(List<JsonNode> messages) {
+    context = List.copyOf(messages);
+  }
+
   private CompletionStage<Void> commit(RunDisposition run, @org.jspecify.annotations.Nullable ToolBatch b, List<JsonNode> extras) {
     List<StateCommand> state = b == null ? List.of() : List.of(new StateCommand(ToolBatch.STATE_KEY, CommitCodec.encodeBatch(b)));
-    ThreadCommit commit = ThreadCommit.assemble(threadId, run, List.of(), state, extras);
+    ThreadCommit commit = ThreadCommit.assemble(threadId, run, context, state, extras);
     CompletionStage<Void> landed;
     try {
       landed = store.commit(commit, new CommitConditions(OptionalLong.of(head), fence)).thenAccept(record -> {
         head = record.sequence();
         batch = Optional.ofNullable(b);
+        context = List.of();
       });
     } catch (RuntimeException e) {
       return CompletableFuture.failedFuture(e);
