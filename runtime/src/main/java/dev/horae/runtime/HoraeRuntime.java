@@ -175,12 +175,12 @@ public final class HoraeRuntime implements Host, AutoCloseable {
       // the engine commits through the queue's store, so a parked scheduled action lands with its
       // dispatch record and a dispatched attempt's commits are fenced by its claim (gate §12.5.1, §12.5.3)
       this.core = HostServices.assemble(sessions, drivers, warnings, RuntimeAgents.defaultFactory(), true, clock, false, idle,
-          Optional.ofNullable(b.awaitDeadline), b.environment, commits);
+          b.limits(), b.environment, commits);
       this.dispatchQueue = queue;
       this.dispatchTarget = new RuntimeDispatchTarget(core.agents(), commits, this::openThread);
     } else {
       this.core = HostServices.assemble(sessions, drivers, warnings, RuntimeAgents.defaultFactory(), true, clock, b.dispatch, idle,
-          Optional.ofNullable(b.awaitDeadline), b.environment);
+          b.limits(), b.environment);
       this.dispatchQueue = null;
       this.dispatchTarget = null;
     }
@@ -809,6 +809,7 @@ public final class HoraeRuntime implements Host, AutoCloseable {
     private DueSessions.@Nullable Settings dueSettings;
     private @Nullable Duration idleHistoryRetention;
     private @Nullable Duration awaitDeadline;
+    private java.util.OptionalInt maxSteps = java.util.OptionalInt.empty();
     private ResolvedExecutionEnv environment = ResolvedExecutionEnv.empty();
 
     private Builder() {}
@@ -1041,6 +1042,29 @@ public final class HoraeRuntime implements Host, AutoCloseable {
       }
       awaitDeadline = v;
       return this;
+    }
+
+    /**
+     * The most model steps one turn may run (the loop's own ceiling, gate specification §9.5;
+     * default: none). A turn whose step {@code v} still asked for tools stops there: its calls of
+     * that step have their results, the model is not asked again, the turn ends {@code blocked}
+     * and its Run, when it committed, ends {@code maxSteps}. Steps count across the turn's parks.
+     *
+     * @param v the ceiling, at least 1
+     * @return this builder
+     * @throws IllegalArgumentException when {@code v} is below 1
+     */
+    public Builder maxSteps(int v) {
+      settings.mark("maxSteps");
+      if (v < 1) {
+        throw new IllegalArgumentException("maxSteps must be at least 1: " + v);
+      }
+      maxSteps = java.util.OptionalInt.of(v);
+      return this;
+    }
+
+    private dev.horae.runtime.agent.TurnLimits limits() {
+      return new dev.horae.runtime.agent.TurnLimits(Optional.ofNullable(awaitDeadline), maxSteps);
     }
 
     /**

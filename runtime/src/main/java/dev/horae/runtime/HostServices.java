@@ -6,6 +6,7 @@ import dev.horae.runtime.agent.IdleHistory;
 import dev.horae.runtime.agent.RuntimeAgents.AgentFactory;
 import dev.horae.runtime.agent.RuntimeAgents;
 import dev.horae.runtime.agent.TurnEngine;
+import dev.horae.runtime.agent.TurnLimits;
 import dev.horae.runtime.invariant.LogInvariantService;
 import dev.horae.runtime.plugin.RuntimePromptSections;
 import dev.horae.runtime.plugin.RuntimeScope;
@@ -16,7 +17,6 @@ import dev.horae.spi.jobs.PromptSections;
 import dev.horae.spi.jobs.ScopeChain;
 import dev.horae.spi.plugin.WarningSink;
 import dev.horae.spi.session.Sessions;
-import java.time.Duration;
 import java.time.InstantSource;
 import java.util.Optional;
 import java.util.concurrent.Executor;
@@ -36,9 +36,9 @@ public final class HostServices {
   private final LogInvariantService invariants;
 
   private HostServices(Sessions sessions, Executor drivers, WarningSink warnings, AgentFactory factory, boolean invariantsEnabled,
-      InstantSource clock, boolean dispatch, IdleHistory idleHistory, Optional<Duration> awaitDeadline,
+      InstantSource clock, boolean dispatch, IdleHistory idleHistory, TurnLimits limits,
       ResolvedExecutionEnv environment, SessionCommitStore commits) {
-    TurnEngine engine = new TurnEngine(tools, gates, warnings, () -> services.find(PromptSections.class), commits, clock, dispatch, awaitDeadline, environment);
+    TurnEngine engine = new TurnEngine(tools, gates, warnings, () -> services.find(PromptSections.class), commits, clock, dispatch, limits, environment);
     this.agents = new RuntimeAgents(drivers, engine, warnings, factory, idleHistory);
     this.invariants = new LogInvariantService(sessions, invariantsEnabled);
     services.provide(ToolGates.class, gates);
@@ -59,16 +59,15 @@ public final class HostServices {
    * @param dispatch true to perform committed scheduled actions as soon as they are committed or
    *     found on reopen; false leaves them to the embedder
    * @param idleHistory when an idle agent releases its history projection
-   * @param awaitDeadline how long a parked call's ticket stays answerable (gate specification §11);
-   *     empty: it never expires
+   * @param limits the ticket deadline (gate specification §11) and the turn's step ceiling
    * @param environment the merged gate plugins whose action kinds a {@code schedule} outcome may
    *     name (gate specification §10.4); {@code ResolvedExecutionEnv.empty()} permits none
    * @return the services
    */
   public static HostServices assemble(Sessions sessions, Executor drivers, WarningSink warnings, AgentFactory factory,
-      boolean invariantsEnabled, InstantSource clock, boolean dispatch, IdleHistory idleHistory, Optional<Duration> awaitDeadline, ResolvedExecutionEnv environment) {
+      boolean invariantsEnabled, InstantSource clock, boolean dispatch, IdleHistory idleHistory, TurnLimits limits, ResolvedExecutionEnv environment) {
     // gate commits live in the session logs and are durable before they count (gate specification §12.0)
-    return assemble(sessions, drivers, warnings, factory, invariantsEnabled, clock, dispatch, idleHistory, awaitDeadline, environment,
+    return assemble(sessions, drivers, warnings, factory, invariantsEnabled, clock, dispatch, idleHistory, limits, environment,
         SessionCommitStore.over(sessions::get, sessions::flush));
   }
 
@@ -76,7 +75,7 @@ public final class HostServices {
    * Assembles the services with the engine committing through {@code commits}: the store of a
    * durable dispatcher's queue, whose outbox and fence must see every commit (gate specification
    * §12.5.1, §12.5.3). See {@link #assemble(Sessions, Executor, WarningSink, AgentFactory, boolean,
-   * InstantSource, boolean, IdleHistory, Optional, ResolvedExecutionEnv)} for the other parameters.
+   * InstantSource, boolean, IdleHistory, TurnLimits, ResolvedExecutionEnv)} for the other parameters.
    *
    * @param sessions the sessions service the agents and invariants work on
    * @param drivers where turn drivers run (never the waking thread)
@@ -86,15 +85,15 @@ public final class HostServices {
    * @param clock the wall clock (a perform reads it for the ticket deadline)
    * @param dispatch true to perform committed scheduled actions in process
    * @param idleHistory when an idle agent releases its history projection
-   * @param awaitDeadline how long a parked call's ticket stays answerable; empty: it never expires
+   * @param limits the ticket deadline and the turn's step ceiling
    * @param environment the merged gate plugins
    * @param commits the commit store over {@code sessions}' logs, flushing before a commit counts
    * @return the services
    */
   public static HostServices assemble(Sessions sessions, Executor drivers, WarningSink warnings, AgentFactory factory,
-      boolean invariantsEnabled, InstantSource clock, boolean dispatch, IdleHistory idleHistory, Optional<Duration> awaitDeadline,
+      boolean invariantsEnabled, InstantSource clock, boolean dispatch, IdleHistory idleHistory, TurnLimits limits,
       ResolvedExecutionEnv environment, SessionCommitStore commits) {
-    return new HostServices(sessions, drivers, warnings, factory, invariantsEnabled, clock, dispatch, idleHistory, awaitDeadline,
+    return new HostServices(sessions, drivers, warnings, factory, invariantsEnabled, clock, dispatch, idleHistory, limits,
         environment, commits);
   }
 

@@ -52,9 +52,9 @@ class HoraeRuntimeRulesTest {
           b -> b.model(r -> CompletableFuture.completedFuture(ModelResponse.text("x"))),
           b -> b.leases(store.leases("n", Duration.ofSeconds(30), CLOCK)), b -> b.dispatchScheduledActions(false),
           b -> b.dueIndexer(HoraeRuntime.dueIndexer()), b -> b.dueSessions(DueSessions.Settings.DEFAULTS),
-          b -> b.awaitDeadline(Duration.ofMinutes(1)), b -> b.gatePlugins(List.of()));
+          b -> b.awaitDeadline(Duration.ofMinutes(1)), b -> b.gatePlugins(List.of()), b -> b.maxSteps(8));
       List<String> names = List.of("store", "dataDir", "clock", "timers", "processZone", "ids", "warnings", "model",
-          "leases", "dispatchScheduledActions", "dueIndexer", "dueSessions", "awaitDeadline", "gatePlugins");
+          "leases", "dispatchScheduledActions", "dueIndexer", "dueSessions", "awaitDeadline", "gatePlugins", "maxSteps");
       for (int i = 0; i < settings.size(); i++) {
         HoraeRuntime.Builder b = HoraeRuntime.builder();
         settings.get(i).accept(b);

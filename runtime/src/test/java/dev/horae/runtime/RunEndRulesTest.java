@@ -222,4 +222,56 @@ class RunEndRulesTest {
       assertThat(runs).hasValue(1);
     }
   }
+  private static HoraeRuntimeTest.Recording callsForever(HoraeRuntimeTest.Recording model, int steps) {
+    for (int i = 1; i <= steps; i++) {
+      model.then(ModelResponse.calls(new ToolCall("c" + i, "later", Json.parse("{}"))));
+    }
+    return model;
+  }
+
+  @Test
+  void theStepCeilingStopsATurnAfterItsLastAllowedStepWithoutAskingTheModelAgain() throws Exception {
+    AtomicInteger runs = new AtomicInteger();
+    HoraeRuntimeTest.Recording model = callsForever(new HoraeRuntimeTest.Recording(), 5);
+    CountDownLatch ended = new CountDownLatch(1);
+    try (HoraeRuntime horae = HoraeRuntime.builder().clock(CLOCK).model(model).maxSteps(2).build()) {
+      horae.tools().register(TurnEngineRulesTest.counting("later", runs));
+      var unusedListener = horae.agents().onTurnEnd(o -> ended.countDown());
+      RuntimeAgent agent = horae.openAgent("s-ceiling");
+      horae.prompt(agent, "loop");
+      assertThat(ended.await(20, TimeUnit.SECONDS)).isTrue();
+      agent.whenIdle().toCompletableFuture().get(20, TimeUnit.SECONDS);
+
+      assertThat(model.requests).hasSize(2);
+      assertThat(runs).as("the last step's calls have their results").hasValue(2);
+      assertThat(DurableDispatchRulesTest.lastTurnEnd(agent)).isEqualTo("blocked");
+    }
+  }
+
+  @Test
+  void aRunThatCommittedEndsMaxStepsAtTheCeilingCountedAcrossItsPark() throws Exception {
+    AtomicInteger runs = new AtomicInteger();
+    HoraeRuntimeTest.Recording model = callsForever(new HoraeRuntimeTest.Recording(), 5);
+    try (HoraeRuntime horae = HoraeRuntime.builder().clock(CLOCK).model(model).maxSteps(2)
+        .dispatchScheduledActions(false).build()) {
+      horae.tools().register(TurnEngineRulesTest.counting("later", runs));
+      // only the first call is scheduled; the second step's call runs at once
+      var unusedGate = horae.gates().register(ToolGate.named("first", (call, state) -> CompletableFuture.completedFuture(
+          call.callId().equals("c1") ? GateOutcome.schedule("sched-1") : GateOutcome.allow())));
+      RuntimeAgent agent = TurnEngineRulesTest.parkedAgent(horae, "s-ceiling-run");
+
+      assertThat(get(horae.performScheduledActions()))
+          .containsExactly(new ResumeOutcome.Advanced(RunState.ended(EndCause.maxSteps())));
+      agent.whenIdle().toCompletableFuture().get(20, TimeUnit.SECONDS);
+      assertThat(lastRunFact(agent)).contains("\"maxSteps\"");
+      assertThat(model.requests).hasSize(2);
+      assertThat(runs).hasValue(2);
+    }
+  }
+
+  @Test
+  void aCeilingBelowOneIsRefused() {
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> HoraeRuntime.builder().maxSteps(0))
+        .isInstanceOf(IllegalArgumentException.class).hasMessage("maxSteps must be at least 1: 0");
+  }
 }

@@ -328,7 +328,7 @@ class RuntimeAgentRulesTest {
     try {
       dev.horae.store.LogSessions sessions = dev.horae.store.LogSessions.over(new dev.horae.store.MemorySessionStore(), CLOCK, sink);
       HostServices core = HostServices.assemble(sessions, drivers, sink, Hooked::new, true, CLOCK, true,
-          dev.horae.runtime.agent.IdleHistory.keep(), Optional.empty(), dev.horae.gate.ResolvedExecutionEnv.empty());
+          dev.horae.runtime.agent.IdleHistory.keep(), dev.horae.runtime.agent.TurnLimits.NONE, dev.horae.gate.ResolvedExecutionEnv.empty());
       dev.horae.spi.session.Session session = sessions.create(
           new dev.horae.spi.session.CreateOptions(Optional.of("s-hooked"), Optional.empty(), Optional.empty()));
       Hooked agent = (Hooked) core.agents().create(session, Optional.empty(), core.agentScope("s-hooked"));

@@ -3,6 +3,7 @@ package dev.horae.testkit;
 import dev.horae.gate.ResolvedExecutionEnv;
 import dev.horae.runtime.HostServices;
 import dev.horae.runtime.agent.IdleHistory;
+import dev.horae.runtime.agent.TurnLimits;
 import dev.horae.runtime.agent.RuntimeAgents;
 import dev.horae.runtime.invariant.LogInvariantService;
 import dev.horae.runtime.tool.RuntimeToolRegistry;
@@ -72,7 +73,7 @@ public final class TestHost implements Host {
     this.sessions = new InMemorySessions(time, warnings, store);
     this.drivers = new DriverQueue();
     this.core = HostServices.assemble(sessions, drivers, warnings, TestAgent::new, b.invariants, time, b.dispatch,
-        IdleHistory.keep(), Optional.ofNullable(b.awaitDeadline), b.environment);
+        IdleHistory.keep(), new TurnLimits(Optional.ofNullable(b.awaitDeadline), java.util.OptionalInt.empty()), b.environment);
     if (persistence) {
       var unused = sessions.onFlush(store);
       core.provide(SessionStore.class, store);

@@ -56,6 +56,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -103,6 +104,7 @@ public final class TurnEngine {
   private final InstantSource clock;
   private final boolean dispatch;
   private final Optional<Duration> awaitDeadline;
+  private final OptionalInt maxSteps;
   private final ResolvedExecutionEnv environment;
 
   /**
@@ -117,13 +119,12 @@ public final class TurnEngine {
    * @param clock the clock a perform reads for the ticket deadline
    * @param dispatch true to perform a {@code schedule}d call as soon as it is committed (and when
    *     a reopened agent finds one); false leaves it for {@link #performScheduled}
-   * @param awaitDeadline how long a parked call's ticket stays answerable after its commit (gate
-   *     specification §11); empty: it never expires
+   * @param limits the ticket deadline (gate specification §11) and the turn's step ceiling
    * @param environment the merged gate plugins (gate specification §10.3): the action kinds a
    *     {@code schedule} outcome may name (§10.4)
    */
   public TurnEngine(RuntimeToolRegistry tools, ToolGates gates, WarningSink warnings, Supplier<Optional<PromptSections>> sections,
-      SessionCommitStore commits, InstantSource clock, boolean dispatch, Optional<Duration> awaitDeadline,
+      SessionCommitStore commits, InstantSource clock, boolean dispatch, TurnLimits limits,
       ResolvedExecutionEnv environment) {
     this.tools = tools;
     this.gates = gates;
@@ -132,7 +133,8 @@ public final class TurnEngine {
     this.commits = commits;
     this.clock = clock;
     this.dispatch = dispatch;
-    this.awaitDeadline = awaitDeadline;
+    this.awaitDeadline = limits.awaitDeadline();
+    this.maxSteps = limits.maxSteps();
     this.environment = environment;
   }
 
@@ -519,6 +521,12 @@ public final class TurnEngine {
   static final String CANCELLED = "aborted";
 
   /**
+   * The {@code turn/end} reason of a turn its step ceiling stopped: the host contract's closed set
+   * of reasons (host contract §6.1) has no own one, and like a stop the turn was refused further steps.
+   */
+  static final String MAX_STEPS = STOPPED;
+
+  /**
    * The result of a call that a stopped Run leaves without one.
    *
    * @param reason the stop reason
@@ -637,6 +645,12 @@ public final class TurnEngine {
           return end("max-tokens");
         }
         concluded = end == StepEnd.CONCLUDED;
+        if (!concluded && maxSteps.isPresent() && step >= maxSteps.getAsInt()) {
+          // the loop's own ceiling (gate specification §9.5): the turn stops after its last
+          // allowed step, and its Run ends maxSteps
+          endAs = EndCause.maxSteps();
+          return end(MAX_STEPS);
+        }
         if (concluded && !agent.hasNextStepInput()) {
           registry.turnStopping(agent, turn);
           if (!agent.hasNextStepInput()) {
