@@ -133,4 +133,27 @@ class GateChainRulesTest {
     }
     assertThat(runs).as("a failed gate never allows").hasValue(0);
   }
+  @Test
+  void theCommitThatParksACallCarriesTheBatchTheTicketAndTheAuditInAssemblyOrder() throws Exception {
+    try (HoraeRuntime horae = HoraeRuntime.builder().clock(CLOCK).model(callThenDone()).dispatchScheduledActions(false).build()) {
+      horae.tools().register(TurnEngineRulesTest.counting("act", new AtomicInteger()));
+      var unusedGate = horae.gates().register(ToolGate.named("later",
+          (call, state) -> CompletableFuture.completedFuture(GateOutcome.schedule("sched-1"))));
+      RuntimeAgent agent = TurnEngineRulesTest.parkedAgent(horae, "s-audit");
+
+      com.fasterxml.jackson.databind.JsonNode commit = agent.session().events().stream()
+          .filter(e -> e.type().equals("gate/commit")).findFirst().orElseThrow().data().path("commit");
+      assertThat(commit.path("run").path("type").asText()).isEqualTo("awaiting");
+      assertThat(commit.path("run").path("ticket").path("correlationId").asText()).isEqualTo("sched-1");
+      assertThat(commit.path("run").path("ticket").path("target").path("reason").asText()).isEqualTo("scheduledAction");
+      assertThat(commit.path("state").get(0).path("key").asText()).isEqualTo("runtime.active_tool_batch.v1");
+      assertThat(commit.path("state").get(0).path("value").path("calls").get(0).path("phase").path("type").asText())
+          .isEqualTo("awaiting");
+      // the event assembly order (gate specification §5.2), then the audit of the gate decision (§1.4)
+      assertThat(java.util.stream.StreamSupport.stream(commit.path("events").spliterator(), false).map(e -> e.path("type").asText()))
+          .containsExactly("runStateChanged", "stateChanged", "runAwaiting", "permissionDecided");
+      assertThat(commit.path("events").get(3).path("decision").asText()).isEqualTo("schedule");
+      assertThat(commit.path("events").get(3).path("callId").asText()).isEqualTo("c1");
+    }
+  }
 }
