@@ -23,10 +23,11 @@ import java.util.function.Function;
  * the perform is the same one {@link HoraeRuntime#performScheduledActions()} runs, fenced.
  *
  * <p>A Run of this runtime starts with a turn of an open agent, never from a submitted
- * activation, and a running Run is being driven by a turn of this process (a turn a stopped
- * process cut is ended {@code interrupted} when its session is opened again), so {@code execute}
- * and the recovery of a running Run are refused with a failed stage: the dispatcher leaves such a
- * claim for its lease to lapse.
+ * activation, so {@code execute} is refused with a failed stage. A running Run whose turn is still
+ * open here is being driven by it (a turn a stopped process cut is ended {@code interrupted} when
+ * its session is opened again), so its recovery is refused too and the dispatcher leaves the claim
+ * for its lease; one whose turn has ended — its end was fenced after its attempt lost the claim —
+ * is recovered by ending it {@code stopped("interrupted")}.
  */
 final class RuntimeDispatchTarget implements DispatchTarget {
 
@@ -73,9 +74,14 @@ final class RuntimeDispatchTarget implements DispatchTarget {
     if (record.isPresent() && !(record.get().state() instanceof RunState.Running)) {
       return CompletableFuture.completedFuture(record.get().state());
     }
-    return CompletableFuture.failedFuture(new GateRuntimeException.Execution(record.isEmpty()
-        ? "run " + runId + " has no committed state"
-        : "run " + runId + " is running in a turn of this process; it is not recovered beside it", null));
+    if (record.isEmpty()) {
+      return CompletableFuture.failedFuture(new GateRuntimeException.Execution("run " + runId + " has no committed state", null));
+    }
+    if (context.store().orElse(null) != commits) {
+      return CompletableFuture.failedFuture(new GateRuntimeException.Execution(
+          "the dispatcher commits through another store than this runtime; build it with HoraeRuntime.durableDispatcher()", null));
+    }
+    return agents.recover(runId, context.claim());
   }
 
   @Override

@@ -189,6 +189,50 @@ class DurableDispatchRulesTest {
   }
 
   @Test
+  void anAttemptThatLostItsClaimAfterThePreCommitIsFencedAtItsEndAndARecoveryEndsTheRunInterrupted() throws Exception {
+    ManualTimers time = new ManualTimers(START);
+    Semaphore entered = new Semaphore(0);
+    CompletableFuture<com.fasterxml.jackson.databind.JsonNode> release = new CompletableFuture<>();
+    AtomicInteger runs = new AtomicInteger();
+    try (HoraeRuntime horae = HoraeRuntime.builder().store(new MemorySessionStore()).clock(time).timers(time)
+        .model(callThenDone("slow")).dispatchQueue(SessionDispatchQueue::over).warnings((m, c) -> { }).build()) {
+      horae.tools().register(ToolDefinition.builder("slow").description("Waits.").parameters(Json.parse("{\"type\":\"object\"}"))
+          .body((args, exec) -> {
+            runs.incrementAndGet();
+            entered.release();
+            return release;
+          }).build());
+      scheduleEveryCall(horae);
+      RuntimeAgent agent = TurnEngineRulesTest.parkedAgent(horae, "s-lost");
+      String runId = horae.awaiting().get(0).runId();
+      DispatchQueue queue = horae.dispatchQueue().orElseThrow();
+      DispatcherOptions options = DispatcherOptions.withLease(900);
+
+      DurableDispatcher first = horae.durableDispatcher().executor(Runnable::run).options(options).owner("node-a").build();
+      assertThat(first.tick().toCompletableFuture()).isNotDone();
+      assertThat(entered.tryAcquire(20, TimeUnit.SECONDS)).isTrue();   // pre-committed: the tool runs
+      first.close();                                                     // its owner stops renewing
+      time.advance(Duration.ofMillis(901));                              // and the claim lapses meanwhile
+      try (DurableDispatcher second = horae.durableDispatcher().executor(Runnable::run).options(options).owner("node-b").build()) {
+        // a recovery claim while the turn still runs here: refused, the turn is not run beside itself
+        assertThat(second.tick().toCompletableFuture().get(20, TimeUnit.SECONDS))
+            .hasValueSatisfying(a -> assertThat(a.result()).isNotEqualTo(DurableDispatcher.Result.DONE));
+        release.complete(Json.parse("{\"ok\":true}"));
+        agent.whenIdle().toCompletableFuture().get(20, TimeUnit.SECONDS);
+        // the first attempt's end was fenced: its turn is over, its Run is not
+        assertThat(lastTurnEnd(agent)).isEqualTo("completed");
+        assertThat(queue.store().view().runState(runId)).hasValueSatisfying(st -> assertThat(st).isInstanceOf(RunState.Running.class));
+
+        time.advance(Duration.ofMillis(901));
+        assertThat(tick(second)).hasValueSatisfying(a -> assertThat(a.result()).isEqualTo(DurableDispatcher.Result.DONE));
+      }
+      assertThat(queue.store().view().runState(runId)).hasValue(RunState.ended(EndCause.stopped("interrupted")));
+      assertThat(queue.record(runId)).isEmpty();
+    }
+    assertThat(runs).as("never run twice").hasValue(1);
+  }
+
+  @Test
   void aDispatcherOfAnotherStoreIsRefusedAndARuntimeWithoutAQueueHasNoDispatcher() throws Exception {
     try (HoraeRuntime plain = HoraeRuntime.builder().clock(InstantSource.fixed(START)).build()) {
       assertThat(plain.dispatchQueue()).isEmpty();

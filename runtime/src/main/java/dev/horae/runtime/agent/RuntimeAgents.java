@@ -4,6 +4,7 @@ import dev.horae.gate.AwaitReason;
 import dev.horae.gate.EndCause;
 import dev.horae.gate.ResumeCommand;
 import dev.horae.gate.ResumeResult;
+import dev.horae.gate.RunState;
 import dev.horae.gate.ResumeTicket;
 import dev.horae.gate.runtime.ClaimGuard;
 import dev.horae.gate.runtime.GateRuntimeException;
@@ -546,6 +547,26 @@ public final class RuntimeAgents implements AgentRegistry {
    */
   public CompletionStage<ResumeOutcome> stop(String runId, String reason, Optional<ClaimGuard> claim) {
     return halt(runId, EndCause.stopped(reason), TurnEngine.STOPPED, TurnEngine.stopped(reason), claim);
+  }
+
+  /**
+   * Recovers a running Run no turn of this process drives, for a durable dispatcher's recovery
+   * claim (gate specification §12.5.4 step 4): it ends {@code stopped("interrupted")}, as a turn a
+   * crash cut does, since the runtime never runs a call twice.
+   *
+   * @param runId the Run
+   * @param claim the recovery claim, if any
+   * @return a stage with the Run's terminal state; it fails when no open agent holds the Run's
+   *     session, when its turn is still open here, or when the end cannot be committed
+   */
+  public CompletionStage<RunState> recover(String runId, Optional<ClaimGuard> claim) {
+    Optional<String> thread = engine.threadOf(runId);
+    Optional<RuntimeAgent> agent = thread.flatMap(this::holder);
+    if (agent.isEmpty()) {
+      return CompletableFuture.failedFuture(new GateRuntimeException.Execution(
+          "run " + runId + ": no open agent holds its session", null));
+    }
+    return engine.recoverOrphan(agent.get(), runId, claim);
   }
 
   /**

@@ -426,6 +426,40 @@ public final class TurnEngine {
   }
 
   /**
+   * Recovers a running Run that no turn of this process drives (a durable dispatcher's recovery
+   * claim, gate specification §12.5.4 step 4): the turn that drove it has ended — its last commits
+   * were fenced once its attempt's claim was lost — so nothing will end the Run but this. The
+   * runtime never runs a call twice (recovery policy {@code neverReplay}), so, as for a turn a
+   * crash cut, the Run ends {@code stopped("interrupted")} with its open batch sealed, fenced by
+   * the claim. A Run whose turn is still open here (driven, parked or left for the next open) is
+   * refused with a failed stage, and the dispatcher leaves the claim for its lease.
+   *
+   * @param agent the agent whose session holds the Run
+   * @param runId the Run
+   * @param claim the recovery claim, if any
+   * @return a stage with the Run's terminal state
+   */
+  CompletionStage<RunState> recoverOrphan(RuntimeAgent agent, String runId, Optional<ClaimGuard> claim) {
+    Optional<CommittedRun> committed = commits.view().committedRun(runId);
+    if (committed.isEmpty() || !committed.get().record().threadId().equals(agent.session().id())) {
+      return CompletableFuture.failedFuture(new GateRuntimeException.Execution("run " + runId + " has no committed state", null));
+    }
+    RunState state = committed.get().record().state();
+    if (state.isTerminal()) {
+      return CompletableFuture.completedFuture(state);
+    }
+    Optional<TurnLog.OpenTurn> open = TurnLog.openTurn(agent.session());
+    if (open.isPresent() && TurnRun.runId(agent.session().id(), open.get().turn()).equals(runId)) {
+      return CompletableFuture.failedFuture(new GateRuntimeException.Execution(
+          "run " + runId + " is running in a turn of this process; it is not recovered beside it", null));
+    }
+    EndCause cause = TurnRun.causeOf("interrupted");
+    TurnRun run = TurnRun.committed(commits, committed.get());
+    claim.ifPresent(g -> run.fencedBy(g.fence()));
+    return run.end(cause, false).thenApply(v -> RunState.ended(cause));
+  }
+
+  /**
    * The call an agent's open turn is parked on, if any.
    *
    * @param agent the agent
