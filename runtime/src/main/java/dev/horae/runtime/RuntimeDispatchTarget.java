@@ -60,12 +60,27 @@ final class RuntimeDispatchTarget implements DispatchTarget {
 
   @Override
   public CompletionStage<ResumeOutcome> performScheduledAction(String runId, RunContext context, long nowMs) {
-    return checked(context).orElseGet(() -> agents.perform(runId, nowMs, context.claim()));
+    return checked(context).orElseGet(() -> cancellable(runId, context, agents.perform(runId, nowMs, context.claim())));
   }
 
   @Override
   public CompletionStage<ResumeOutcome> resume(ResumeCommand command, RunContext context) {
-    return checked(context).orElseGet(() -> agents.resume(command, context.claim()));
+    return checked(context).orElseGet(() -> cancellable(command.runId(), context, agents.resume(command, context.claim())));
+  }
+
+  /**
+   * Lets the attempt's cancellation reach the Run its drive continues: the dispatcher fires it when
+   * it finds a durable cancel intent at a renewal, and the Run, driven here, ends {@code cancelled}
+   * at once while its turn stops at its next boundary (gate specification §9.5).
+   */
+  private CompletionStage<ResumeOutcome> cancellable(String runId, RunContext context, CompletionStage<ResumeOutcome> drive) {
+    if (drive.toCompletableFuture().isDone()) {
+      return drive;
+    }
+    var registration = context.cancellation().onAbort(() -> {
+      var unused = agents.cancel(runId, context.claim());
+    });
+    return drive.whenComplete((outcome, failure) -> registration.close());
   }
 
   @Override

@@ -233,6 +233,46 @@ class DurableDispatchRulesTest {
   }
 
   @Test
+  void aCancelIntentFoundAtARenewalEndsTheRunDrivenHereCancelledAndItsTurnStops() throws Exception {
+    ManualTimers time = new ManualTimers(START);
+    Semaphore entered = new Semaphore(0);
+    CompletableFuture<com.fasterxml.jackson.databind.JsonNode> release = new CompletableFuture<>();
+    AtomicInteger runs = new AtomicInteger();
+    try (HoraeRuntime horae = HoraeRuntime.builder().store(new MemorySessionStore()).clock(time).timers(time)
+        .model(callThenDone("slow")).dispatchQueue(SessionDispatchQueue::over).warnings((m, c) -> { }).build()) {
+      horae.tools().register(ToolDefinition.builder("slow").description("Waits.").parameters(Json.parse("{\"type\":\"object\"}"))
+          .body((args, exec) -> {
+            runs.incrementAndGet();
+            entered.release();
+            return release;
+          }).build());
+      scheduleEveryCall(horae);
+      RuntimeAgent agent = TurnEngineRulesTest.parkedAgent(horae, "s-intent");
+      String runId = horae.awaiting().get(0).runId();
+      DispatchQueue queue = horae.dispatchQueue().orElseThrow();
+
+      try (DurableDispatcher d = horae.durableDispatcher().executor(Runnable::run).options(DispatcherOptions.withLease(900))
+          .owner("node-a").build()) {
+        CompletableFuture<Optional<DurableDispatcher.Attempt>> attempt = d.tick().toCompletableFuture();
+        assertThat(entered.tryAcquire(20, TimeUnit.SECONDS)).isTrue();
+        d.cancel(runId, "s-intent");
+        assertThat(queue.store().view().runState(runId)).as("an intent alone ends nothing")
+            .hasValueSatisfying(st -> assertThat(st).isInstanceOf(RunState.Running.class));
+
+        time.advance(Duration.ofMillis(301));                              // the next renewal reads the intent
+        assertThat(queue.store().view().runState(runId)).hasValue(RunState.ended(EndCause.cancelled()));
+        release.complete(Json.parse("{\"ok\":true}"));
+        assertThat(attempt.get(20, TimeUnit.SECONDS))
+            .hasValueSatisfying(a -> assertThat(a.result()).isEqualTo(DurableDispatcher.Result.DONE));
+        agent.whenIdle().toCompletableFuture().get(20, TimeUnit.SECONDS);
+      }
+      assertThat(lastTurnEnd(agent)).isEqualTo("aborted");
+      assertThat(queue.record(runId)).isEmpty();
+    }
+    assertThat(runs).hasValue(1);
+  }
+
+  @Test
   void aDispatcherOfAnotherStoreIsRefusedAndARuntimeWithoutAQueueHasNoDispatcher() throws Exception {
     try (HoraeRuntime plain = HoraeRuntime.builder().clock(InstantSource.fixed(START)).build()) {
       assertThat(plain.dispatchQueue()).isEmpty();
