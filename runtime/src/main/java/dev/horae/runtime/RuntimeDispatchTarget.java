@@ -52,6 +52,16 @@ final class RuntimeDispatchTarget implements DispatchTarget {
   }
 
   @Override
+  public boolean executesActivations() {
+    return false;
+  }
+
+  @Override
+  public String howRunsStart() {
+    return "a Run of the runtime starts with a turn of an open agent: prompt the agent of the session";
+  }
+
+  @Override
   public CompletionStage<RunState> execute(RunActivation activation, RunContext context) {
     return CompletableFuture.failedFuture(new GateRuntimeException.Resolution(
         "run " + activation.runId() + ": the runtime starts a Run with a turn of an open agent; prompt the agent of session "

@@ -273,6 +273,16 @@ class DurableDispatchRulesTest {
   }
 
   @Test
+  void anActivationIsRefusedAtSubmitAndNothingIsStored() throws Exception {
+    try (HoraeRuntime horae = runtime(callThenDone("later"));
+        DurableDispatcher d = horae.durableDispatcher().owner("node-1").build()) {
+      assertThatThrownBy(() -> d.submit(new dev.horae.gate.runtime.RunActivation("run-x", "s-x", "snapshot", "go")))
+          .isInstanceOf(UnsupportedOperationException.class).hasMessageContaining("prompt the agent of the session");
+      assertThat(horae.dispatchQueue().orElseThrow().record("run-x")).isEmpty();
+    }
+  }
+
+  @Test
   void aDispatcherOfAnotherStoreIsRefusedAndARuntimeWithoutAQueueHasNoDispatcher() throws Exception {
     try (HoraeRuntime plain = HoraeRuntime.builder().clock(InstantSource.fixed(START)).build()) {
       assertThat(plain.dispatchQueue()).isEmpty();

@@ -43,6 +43,26 @@ public interface DispatchTarget {
   }
 
   /**
+   * Whether {@link #execute} starts Runs; false makes {@link DurableDispatcher#submit} refuse an
+   * activation before anything is stored.
+   *
+   * @return true by default
+   */
+  default boolean executesActivations() {
+    return true;
+  }
+
+  /**
+   * How Runs of this target start instead, for the refusal of a submitted activation when {@link
+   * #executesActivations()} is false.
+   *
+   * @return a short instruction
+   */
+  default String howRunsStart() {
+    return "submit activations only to a target that executes them";
+  }
+
+  /**
    * Starts a Run submitted with {@link DurableDispatcher#submit}.
    *
    * @param activation the input

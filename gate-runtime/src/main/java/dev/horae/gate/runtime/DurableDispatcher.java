@@ -281,8 +281,15 @@ public final class DurableDispatcher implements AutoCloseable {
    *
    * @param activation the input
    * @return false when the Run already has a dispatch record (nothing changed)
+   * @throws UnsupportedOperationException when the target starts no Run from an activation
+   *     ({@link DispatchTarget#executesActivations()}); nothing is stored, so no claim is left for
+   *     a retry budget to drop
    */
   public boolean submit(RunActivation activation) {
+    if (!runtime.executesActivations()) {
+      throw new UnsupportedOperationException("run " + activation.runId()
+          + ": this dispatcher's target starts no Run from an activation; " + runtime.howRunsStart());
+    }
     boolean ok = queue.submit(activation, clock.millis());
     wake.publish();
     return ok;
