@@ -81,7 +81,7 @@ final class DispatchRig implements AutoCloseable {
   final Semaphore entered = new Semaphore(0);
   final LinkedBlockingQueue<Runnable> work = new LinkedBlockingQueue<>();
   volatile BiFunction<JsonNode, ToolExecution, CompletionStage<JsonNode>> tool = DispatchRig::echo;
-  final SessionStore store;
+  SessionStore store;
   final String gatePrefix;
   HoraeRuntime horae;
   DispatchQueue queue;
@@ -115,12 +115,29 @@ final class DispatchRig implements AutoCloseable {
 
   private HoraeRuntime build() {
     HoraeRuntime.Builder b = HoraeRuntime.builder().store(store).clock(clock).timers(clock).model(this::script);
+    return equipped(dispatching(b));
+  }
+
+  /**
+   * A second runtime on the rig's store that commits without a dispatch queue and performs nothing
+   * itself: a writer from before the dispatch facts existed, whose tickets have no outbox entry.
+   */
+  HoraeRuntime withoutQueue() {
+    return equipped(HoraeRuntime.builder().store(store).clock(clock).timers(clock).model(this::script)
+        .dispatchScheduledActions(false));
+  }
+
+  private HoraeRuntime.Builder dispatching(HoraeRuntime.Builder b) {
     if (kind == Kind.JDBC) {
       b.dispatchQueue((sessions, flush) -> JdbcDispatchQueue.over(Postgres.started(), gatePrefix, clock, sessions, flush));
     } else {
       b.dispatchQueue(SessionDispatchQueue::over);
     }
-    HoraeRuntime h = settings.apply(b).build();
+    return settings.apply(b);
+  }
+
+  private HoraeRuntime equipped(HoraeRuntime.Builder b) {
+    HoraeRuntime h = b.build();
     h.tools().register(ToolDefinition.builder("echo").description("Echoes its text.")
         .parameters(Json.parse("{\"type\":\"object\"}"))
         .body((args, exec) -> {
@@ -137,7 +154,7 @@ final class DispatchRig implements AutoCloseable {
   /**
    * The process dies and a new one starts on the same store: the live sessions are flushed as far
    * as they were, the old runtime is dropped without closing (a tool it holds never returns), and
-   * a new runtime opens the agent of every stored session, so its queue tracks them (§12.3: a
+   * a new runtime opens the agent of every stored session and its queue tracks them (§12.3: a
    * running claim found at open counts as expired).
    */
   void restart() {
@@ -145,10 +162,19 @@ final class DispatchRig implements AutoCloseable {
       var unused = horae.sessions().flush(s).toCompletableFuture().join();
       horae.sessions().detach(s);
     }
+    if (store instanceof FileSessionStore f) {
+      f.close();
+      store = FileSessionStore.open(f.root());
+    }
     horae = build();
     queue = horae.dispatchQueue().orElseThrow();
     for (String id : store.ids()) {
       var unused = horae.openAgent(id);
+      // the runtime folds a reopened log's commits but not its dispatch facts: the rig tracks the
+      // session in the queue as a restarted host does
+      if (queue instanceof SessionDispatchQueue q) {
+        q.track(horae.sessions().get(id).orElseThrow());
+      }
     }
   }
 
@@ -214,6 +240,12 @@ final class DispatchRig implements AutoCloseable {
    * @return the Run's committed state then (empty when the turn committed no Run)
    */
   Optional<RunState> execute(String name, String input) throws Exception {
+    execute(horae, name, input);
+    return state(name);
+  }
+
+  /** {@link #execute(String, String)} on another runtime of the rig's store ({@link #withoutQueue()}). */
+  void execute(HoraeRuntime horae, String name, String input) throws Exception {
     inputs.put(name, input);
     RuntimeAgent agent = horae.openAgent(name);
     CompletableFuture<Void> parked = new CompletableFuture<>();
@@ -228,7 +260,6 @@ final class DispatchRig implements AutoCloseable {
     } finally {
       registration.close();
     }
-    return state(name);
   }
 
   /** Waits until the agent of session {@code name} is idle: its turn ended. */
