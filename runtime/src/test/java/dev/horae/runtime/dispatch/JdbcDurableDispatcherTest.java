@@ -1,8 +1,8 @@
-package dev.horae.gate.runtime;
+package dev.horae.runtime.dispatch;
 
 import org.junit.jupiter.api.Tag;
 
-/** DurableDispatcher rules on the PostgreSQL backend. */
+/** The durable dispatcher's rules with its dispatch records in PostgreSQL. */
 @Tag("slow")
 @Tag("postgres")
 class JdbcDurableDispatcherTest extends DurableDispatcherContract {
