@@ -43,11 +43,11 @@ import org.junit.jupiter.api.io.TempDir;
  * attempt left hanging with renewal off), then the clock moved past the lease. A Run's outcomes
  * are its terminal facts in the session log.
  *
- * <p>Four rules of the old engine's suite are not met by this engine yet and are not here: the
- * recovery of a Run a dead attempt left running (DUR-03: the runtime refuses it), a cancel intent
- * read at lease renewal (the attempt's cancellation is not wired into the turn), a claim lost
- * before a later call of the drive (LEASE-06: the call runs and the Run ends), and the retry
- * budget's reason on the sealed call (RETRY-01: the call reads the generic unsettled reason).
+ * <p>Three rules of the old engine's suite are not met by this engine and are not here: the
+ * recovery of a Run whose attempt still runs in this process (DUR-03: the runtime refuses it while
+ * the turn is open here, and ends it {@code stopped("interrupted")} once the turn is over), a
+ * claim lost before a later call of the drive (LEASE-06: the call runs and the Run ends), and the
+ * retry budget's reason on the sealed call (RETRY-01: the call reads the generic unsettled reason).
  */
 @Timeout(60)
 abstract class DurableDispatcherContract {
@@ -292,6 +292,23 @@ abstract class DurableDispatcherContract {
     assertThat(tick(d).result()).isEqualTo(DurableDispatcher.Result.DONE);
     assertThat(rig.state("run-1")).contains(ended(EndCause.cancelled()));
     assertThat(rig.toolRuns).hasValue(0);
+  }
+
+  @Test
+  void aCancelDuringTheDriveEndsTheRunAtItsNextBoundary() throws Exception {
+    rig.scheduleEveryCall();
+    rig.execute("run-1", "calls:2");
+    CompletableFuture<JsonNode> held = new CompletableFuture<>();
+    rig.holdTools(held);
+    DurableDispatcher d = rig.dispatcher("owner-a", OPTIONS);
+    CompletableFuture<Optional<DurableDispatcher.Attempt>> drive = d.tick().toCompletableFuture();
+    rig.awaitToolEntries(1);
+    d.cancel(run("run-1"), "run-1");
+    rig.clock.advance(OPTIONS.renewIntervalMs());
+    held.complete(late());
+    assertThat(drive.get(DispatchRig.BOUND_S, TimeUnit.SECONDS).orElseThrow().result()).isEqualTo(DurableDispatcher.Result.DONE);
+    assertThat(rig.state("run-1")).contains(ended(EndCause.cancelled()));
+    assertThat(rig.toolRuns).as("the second scheduled action never ran").hasValue(1);
   }
 
   @Test
