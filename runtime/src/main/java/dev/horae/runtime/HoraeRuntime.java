@@ -176,6 +176,8 @@ public final class HoraeRuntime implements Host, AutoCloseable {
       // dispatch record and a dispatched attempt's commits are fenced by its claim (gate §12.5.1, §12.5.3)
       this.core = HostServices.assemble(sessions, drivers, warnings, RuntimeAgents.defaultFactory(), true, clock, false, idle,
           b.limits(), b.environment, commits);
+      // a reopened session's dispatch facts are in its log too: folded before its agent reads it
+      core.trackReopenedWith(queue::track);
       this.dispatchQueue = queue;
       this.dispatchTarget = new RuntimeDispatchTarget(core.agents(), commits, this::openThread);
     } else {

@@ -33,12 +33,13 @@ public final class HostServices {
   private final ToolGates gates = ToolGates.create();
   private final ServiceMap services = new ServiceMap();
   private final RuntimeAgents agents;
+  private final TurnEngine engine;
   private final LogInvariantService invariants;
 
   private HostServices(Sessions sessions, Executor drivers, WarningSink warnings, AgentFactory factory, boolean invariantsEnabled,
       InstantSource clock, boolean dispatch, IdleHistory idleHistory, TurnLimits limits,
       ResolvedExecutionEnv environment, SessionCommitStore commits) {
-    TurnEngine engine = new TurnEngine(tools, gates, warnings, () -> services.find(PromptSections.class), commits, clock, dispatch, limits, environment);
+    this.engine = new TurnEngine(tools, gates, warnings, () -> services.find(PromptSections.class), commits, clock, dispatch, limits, environment);
     this.agents = new RuntimeAgents(drivers, engine, warnings, factory, idleHistory);
     this.invariants = new LogInvariantService(sessions, invariantsEnabled);
     services.provide(ToolGates.class, gates);
@@ -113,6 +114,16 @@ public final class HostServices {
    */
   public ToolGates gates() {
     return gates;
+  }
+
+  /**
+   * Sets what folds a reopened session's log before its agent reads it (see {@link
+   * TurnEngine#trackReopenedWith}): a durable dispatch queue's {@code track}.
+   *
+   * @param tracker folds the session
+   */
+  public void trackReopenedWith(java.util.function.Consumer<dev.horae.spi.session.Session> tracker) {
+    engine.trackReopenedWith(tracker);
   }
 
   /**

@@ -32,6 +32,15 @@ public interface DispatchQueue {
   }
 
   /**
+   * Folds a session that was opened again (a restarted node's resumed session) into the queue and
+   * its commit store, so claims, reconciliation and the view know its Runs and dispatch facts.
+   * The default does nothing: a queue whose records live elsewhere needs no log.
+   *
+   * @param session a live session whose id is a thread id
+   */
+  default void track(dev.horae.spi.session.Session session) {}
+
+  /**
    * Claims one record: {@code pending} with {@code availableAtMs <= nowMs}, or {@code running}
    * with a strictly expired lease and {@code attemptCount < maxRecoveryAttempts} — the latter is
    * a recovery and increments the attempt count. Ordered by {@code availableAtMs}, then run id.

@@ -190,6 +190,7 @@ public final class JdbcDispatchQueue implements DispatchQueue, LogCommitStore.Di
    *
    * @param session a live session whose id is a thread id
    */
+  @Override
   public void track(Session session) {
     store.track(session);
   }

@@ -68,6 +68,7 @@ public final class SessionDispatchQueue extends FactDispatchQueue {
    * @param session a live session whose id is a thread id
    * @throws IllegalArgumentException when a dispatch fact in the log is malformed
    */
+  @Override
   public void track(Session session) {
     store.track(session);
     synchronized (lock()) {

@@ -106,6 +106,7 @@ public final class TurnEngine {
   private final Optional<Duration> awaitDeadline;
   private final OptionalInt maxSteps;
   private final ResolvedExecutionEnv environment;
+  private volatile java.util.function.Consumer<Session> tracker;
 
   /**
    * Creates the engine.
@@ -136,6 +137,19 @@ public final class TurnEngine {
     this.awaitDeadline = limits.awaitDeadline();
     this.maxSteps = limits.maxSteps();
     this.environment = environment;
+    this.tracker = commits::track;
+  }
+
+  /**
+   * Sets what folds a reopened session's log before its agent reads it; by default the commit
+   * store alone. A durable dispatch queue keeping its facts in the same log (gate specification
+   * §12.5.6) must fold them too, or a restarted node would not see the dispatch records, cancel
+   * intents and answers of the sessions it reopens.
+   *
+   * @param tracker folds the session (the queue's {@code track}, which folds the commits as well)
+   */
+  public void trackReopenedWith(java.util.function.Consumer<Session> tracker) {
+    this.tracker = java.util.Objects.requireNonNull(tracker, "tracker");
   }
 
   ResolvedExecutionEnv environment() {
@@ -497,11 +511,12 @@ public final class TurnEngine {
    */
   void reopen(RuntimeAgent agent, RuntimeAgents registry) {
     Session session = agent.session();
+    // folded first: a Run whose turn is over may still hold a dispatch record to recover
+    tracker.accept(session);
     Optional<TurnLog.OpenTurn> open = TurnLog.openTurn(session);
     if (open.isEmpty()) {
       return;
     }
-    commits.track(session);
     String runId = TurnRun.runId(session.id(), open.get().turn());
     Optional<CommittedRun> committed = commits.view().committedRun(runId);
     if (committed.isPresent() && committed.get().record().ticket().isPresent()) {

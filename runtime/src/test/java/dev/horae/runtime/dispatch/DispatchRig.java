@@ -154,7 +154,7 @@ final class DispatchRig implements AutoCloseable {
   /**
    * The process dies and a new one starts on the same store: the live sessions are flushed as far
    * as they were, the old runtime is dropped without closing (a tool it holds never returns), and
-   * a new runtime opens the agent of every stored session and its queue tracks them (§12.3: a
+   * a new runtime opens the agent of every stored session, which folds its dispatch facts into the queue (§12.3: a
    * running claim found at open counts as expired).
    */
   void restart() {
@@ -170,11 +170,6 @@ final class DispatchRig implements AutoCloseable {
     queue = horae.dispatchQueue().orElseThrow();
     for (String id : store.ids()) {
       var unused = horae.openAgent(id);
-      // the runtime folds a reopened log's commits but not its dispatch facts: the rig tracks the
-      // session in the queue as a restarted host does
-      if (queue instanceof SessionDispatchQueue q) {
-        q.track(horae.sessions().get(id).orElseThrow());
-      }
     }
   }
 
