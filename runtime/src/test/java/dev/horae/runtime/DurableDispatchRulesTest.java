@@ -188,21 +188,31 @@ class DurableDispatchRulesTest {
     }
   }
 
+  /**
+   * A runtime on the manual clock with the session-log queue whose tool {@code slow} counts its
+   * runs, tells {@code entered} and answers with {@code release}; every call is scheduled.
+   */
+  private static HoraeRuntime heldToolRuntime(ManualTimers time, AtomicInteger runs, Semaphore entered,
+      CompletableFuture<com.fasterxml.jackson.databind.JsonNode> release) {
+    HoraeRuntime horae = HoraeRuntime.builder().store(new MemorySessionStore()).clock(time).timers(time)
+        .model(callThenDone("slow")).dispatchQueue(SessionDispatchQueue::over).warnings((m, c) -> { }).build();
+    horae.tools().register(ToolDefinition.builder("slow").description("Waits.").parameters(Json.parse("{\"type\":\"object\"}"))
+        .body((args, exec) -> {
+          runs.incrementAndGet();
+          entered.release();
+          return release;
+        }).build());
+    scheduleEveryCall(horae);
+    return horae;
+  }
+
   @Test
   void anAttemptThatLostItsClaimAfterThePreCommitIsFencedAtItsEndAndARecoveryEndsTheRunInterrupted() throws Exception {
     ManualTimers time = new ManualTimers(START);
     Semaphore entered = new Semaphore(0);
     CompletableFuture<com.fasterxml.jackson.databind.JsonNode> release = new CompletableFuture<>();
     AtomicInteger runs = new AtomicInteger();
-    try (HoraeRuntime horae = HoraeRuntime.builder().store(new MemorySessionStore()).clock(time).timers(time)
-        .model(callThenDone("slow")).dispatchQueue(SessionDispatchQueue::over).warnings((m, c) -> { }).build()) {
-      horae.tools().register(ToolDefinition.builder("slow").description("Waits.").parameters(Json.parse("{\"type\":\"object\"}"))
-          .body((args, exec) -> {
-            runs.incrementAndGet();
-            entered.release();
-            return release;
-          }).build());
-      scheduleEveryCall(horae);
+    try (HoraeRuntime horae = heldToolRuntime(time, runs, entered, release)) {
       RuntimeAgent agent = TurnEngineRulesTest.parkedAgent(horae, "s-lost");
       String runId = horae.awaiting().get(0).runId();
       DispatchQueue queue = horae.dispatchQueue().orElseThrow();
@@ -238,15 +248,7 @@ class DurableDispatchRulesTest {
     Semaphore entered = new Semaphore(0);
     CompletableFuture<com.fasterxml.jackson.databind.JsonNode> release = new CompletableFuture<>();
     AtomicInteger runs = new AtomicInteger();
-    try (HoraeRuntime horae = HoraeRuntime.builder().store(new MemorySessionStore()).clock(time).timers(time)
-        .model(callThenDone("slow")).dispatchQueue(SessionDispatchQueue::over).warnings((m, c) -> { }).build()) {
-      horae.tools().register(ToolDefinition.builder("slow").description("Waits.").parameters(Json.parse("{\"type\":\"object\"}"))
-          .body((args, exec) -> {
-            runs.incrementAndGet();
-            entered.release();
-            return release;
-          }).build());
-      scheduleEveryCall(horae);
+    try (HoraeRuntime horae = heldToolRuntime(time, runs, entered, release)) {
       RuntimeAgent agent = TurnEngineRulesTest.parkedAgent(horae, "s-intent");
       String runId = horae.awaiting().get(0).runId();
       DispatchQueue queue = horae.dispatchQueue().orElseThrow();
