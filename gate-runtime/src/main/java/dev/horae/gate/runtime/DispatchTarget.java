@@ -9,8 +9,8 @@ import java.util.concurrent.CompletionStage;
  * The engine a {@link DurableDispatcher} drives its claimed Runs through (gate specification
  * §12.5.4): the worker's decision procedure reads run truth from the queue's commit store and
  * calls one of these operations, so the dispatcher is independent of which engine executes the
- * Runs. {@link AgentRuntime} is one; the production runtime ({@code dev.horae.runtime.HoraeRuntime}
- * with a dispatch queue) is another.
+ * Runs. The production runtime ({@code dev.horae.runtime.HoraeRuntime} with a dispatch queue) is
+ * the one this project ships.
  *
  * <p>Every implementation must guarantee, for every operation:
  *

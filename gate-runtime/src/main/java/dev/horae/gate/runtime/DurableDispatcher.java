@@ -573,7 +573,7 @@ public final class DurableDispatcher implements AutoCloseable {
       if (err == null) {
         return CompletableFuture.completedFuture(a);
       }
-      Throwable cause = RunDriver.unwrap(err);
+      Throwable cause = unwrap(err);
       // a lost race with an end committed elsewhere is an ended Run: settle done
       if (queue.store().view().runState(claim.runId()).map(RunState::isTerminal).orElse(false)) {
         return settle(h, DispatchQueue.Settlement.DONE);
@@ -713,5 +713,14 @@ public final class DurableDispatcher implements AutoCloseable {
       return onTicket(h, rec.get());
     }
     return release(h);
+  }
+
+  /** The failure a stage's wrappers hide, reported as the attempt's cause. */
+  private static Throwable unwrap(Throwable t) {
+    Throwable c = t;
+    while (c instanceof java.util.concurrent.CompletionException && c.getCause() != null) {
+      c = c.getCause();
+    }
+    return c;
   }
 }

@@ -1,8 +1,8 @@
 /**
- * The run engine of the gate contract (gate specification §5–§9, §13): {@link
- * dev.horae.gate.runtime.AgentRuntime} drives a Run over a host-supplied inference port and tool
- * executor, passes every tool call through the gate chain, and records every transition as an
- * atomic {@link dev.horae.gate.runtime.ThreadCommit} through one finish boundary.
+ * The durable machinery of the gate contract (gate specification §5–§9, §12, §13) that a turn
+ * engine builds on — the production one is the {@code runtime} module's: a Run's tool batch
+ * ({@link dev.horae.gate.runtime.ToolBatch}) and every transition recorded as an atomic {@link
+ * dev.horae.gate.runtime.ThreadCommit}.
  *
  * <p>Committed truth lives in the session log: {@link dev.horae.gate.runtime.SessionCommitStore}
  * appends each commit atomically to the thread's session ({@code Session.appendAll}) and serves
@@ -11,9 +11,8 @@
  * resume read them only from the committed view, and every transition is a compare-and-append on
  * the Run's head, so of two racing performs exactly one runs the tool.
  *
- * <p>{@link dev.horae.gate.runtime.ScheduledActionDispatcher} is the in-process caller that
- * performs committed scheduled actions, chained ones in the same pass. {@link
- * dev.horae.gate.runtime.DurableDispatcher} is the durable one (§12.5): it claims records of a
+ * <p>{@link dev.horae.gate.runtime.DurableDispatcher} performs committed scheduled actions
+ * durably across nodes (§12.5) through a {@link dev.horae.gate.runtime.DispatchTarget}: it claims records of a
  * {@link dev.horae.gate.runtime.DispatchQueue} under leases with epochs, and every commit of a
  * claimed attempt is fenced by its claim; {@link dev.horae.gate.runtime.InMemoryDispatchQueue} and
  * {@link dev.horae.gate.runtime.SessionDispatchQueue} (dispatch facts as {@code gate/dispatch}

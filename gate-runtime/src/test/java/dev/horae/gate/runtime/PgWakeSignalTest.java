@@ -5,6 +5,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.horae.gate.ResumeCommand;
 import dev.horae.gate.ResumeResult;
+import dev.horae.gate.ResumeTicket;
+import dev.horae.gate.AwaitTarget;
+import dev.horae.gate.PendingTool;
+import dev.horae.gate.ToolAwaitReason;
+import dev.horae.spi.session.Json;
 import dev.horae.spi.time.Cancellable;
 import dev.horae.spi.time.Timers;
 import dev.horae.store.Postgres;
@@ -170,11 +175,6 @@ class PgWakeSignalTest {
   @Test
   void aSubmitInAnotherProcessWakesADispatcherWaitingOnItsHourLongPoll() throws Exception {
     PgWakeSignal signal = listening();
-    CountDownLatch toolEntered = new CountDownLatch(1);
-    rig.tool = (call, ctx) -> {
-      toolEntered.countDown();
-      return rig.echo(call, ctx);
-    };
     ExecutorService work = Executors.newSingleThreadExecutor();
     closing.add(work::shutdownNow);
     DurableDispatcher d = rig.dispatcher("owner-a").executor(work).wake(signal)
@@ -183,10 +183,12 @@ class PgWakeSignalTest {
     d.start();
     // the start's own claim ran and found nothing: from here only a wake makes it claim
     work.submit(() -> { }).get(BOUND_S, TimeUnit.SECONDS);
+    assertThat(rig.target.calls).isEmpty();
 
     assertThat(otherNode().submit(rig.activation("run-1", "go"), rig.now())).isTrue();
 
-    assertThat(toolEntered.await(BOUND_S, TimeUnit.SECONDS)).as("the woken dispatcher ran the Run").isTrue();
+    assertThat(rig.target.asked.tryAcquire(BOUND_S, TimeUnit.SECONDS)).as("the woken dispatcher drove the Run").isTrue();
+    assertThat(rig.target.calls).containsExactly("execute run-1");
     assertThat(signal.notifications()).isEqualTo(1);
   }
 
@@ -256,10 +258,12 @@ class PgWakeSignalTest {
     await(hint);
     assertThat(signal.notifications()).isEqualTo(1);
 
-    // the embedded caller parks the Run on a scheduled action: the outbox row, then the hint
-    rig.scheduleEveryCall();
+    // a Run parks on a scheduled action: the outbox row, then the hint
     hint = signal.next().toCompletableFuture();
-    rig.execute("run-1", "go");
+    ResumeTicket ticket = ResumeTicket.of("sched-1", "run-1", rig.thread, DispatchRig.SNAPSHOT, "fp",
+        AwaitTarget.toolCall(ToolAwaitReason.SCHEDULED_ACTION, "call-1", new PendingTool("echo", Json.parse("{}"))));
+    var unused = rig.store().commit(new ThreadCommit(rig.thread, new RunDisposition.Awaiting(ticket), List.of(),
+        List.of(), List.of()), CommitConditions.none()).toCompletableFuture().get(BOUND_S, TimeUnit.SECONDS);
     await(hint);
     assertThat(signal.notifications()).isEqualTo(2);
     assertThat(rig.store().view().run("run-1").orElseThrow().ticket()).as("committed when the hint came").isPresent();
@@ -273,40 +277,6 @@ class PgWakeSignalTest {
     assertThat(otherNode().submit(rig.activation("run-2", "go"), rig.now())).isTrue();
     await(hint);
     assertThat(signal.notifications()).isEqualTo(3);
-  }
-
-  @Test
-  void aParkingCommitOfARunItsWorkerIsDrivingDoesNotNotify() throws Exception {
-    // a raw listener, so the payloads show which notification is which: every notification sent
-    // before the test's marker arrives before it
-    try (Connection raw = Postgres.started().getConnection(); java.sql.Statement st = raw.createStatement()) {
-      st.execute("LISTEN " + queue.wakeChannel());
-      rig.scheduleEveryCall();
-      rig.execute("run-1", "calls:2");
-
-      // the worker performs the action and the Run parks on a second one while its record is
-      // running: the outbox leaves the row to the worker, which performs that one in the same drive
-      DurableDispatcher d = rig.dispatcher("owner-a", DispatcherOptions.withLease(HOUR));
-      assertThat(d.tick().toCompletableFuture().join().orElseThrow().result())
-          .isEqualTo(DurableDispatcher.Result.DONE);
-      assertThat(rig.toolRuns).hasValue(2);
-
-      try (Connection c = Postgres.started().getConnection();
-          PreparedStatement p = c.prepareStatement("SELECT pg_notify(?, 'marker')")) {
-        p.setString(1, queue.wakeChannel());
-        p.execute();
-      }
-      List<String> payloads = new ArrayList<>();
-      org.postgresql.PGConnection pg = raw.unwrap(org.postgresql.PGConnection.class);
-      while (!payloads.contains("marker")) {
-        org.postgresql.PGNotification[] got = pg.getNotifications(Math.toIntExact(BOUND_S * 1000));
-        assertThat(got).as("notifications arrived").isNotEmpty();
-        for (org.postgresql.PGNotification n : got) {
-          payloads.add(n.getParameter());
-        }
-      }
-      assertThat(payloads).as("the first parking commit notified, the second did not").containsExactly("", "marker");
-    }
   }
 
   // ---------------------------------------------------------------- reconnect and close

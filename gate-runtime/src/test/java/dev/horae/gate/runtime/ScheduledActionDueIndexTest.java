@@ -3,30 +3,39 @@ package dev.horae.gate.runtime;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.horae.gate.AwaitTarget;
+import dev.horae.gate.EndCause;
 import dev.horae.gate.GateJsonException;
-import dev.horae.gate.RunState;
-import dev.horae.spi.gate.GateOutcome;
+import dev.horae.gate.PendingTool;
+import dev.horae.gate.ResumeTicket;
+import dev.horae.gate.ToolAwaitReason;
+import dev.horae.spi.session.CreateOptions;
 import dev.horae.spi.session.Json;
+import dev.horae.spi.session.Session;
 import dev.horae.spi.session.SessionEvent;
 import dev.horae.spi.session.SessionHeader;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
-import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 
 /**
- * The scheduled-action due index over real session logs of the gate runtime: a session is due at
- * the commit time of its earliest active scheduled-action ticket, and not due once every such
- * ticket is consumed, whatever else the log holds.
+ * The scheduled-action due index over session logs written by the session commit store: a session
+ * is due at the commit time of its earliest active scheduled-action ticket, and not due once every
+ * such ticket is consumed (a Run's {@code running} pre-commit or its end), whatever else the log
+ * holds. The Runs' facts are committed directly, as an engine would commit them, so the index is
+ * tested here without one; the runtime module's scheduled-action suites run it under the engine.
  */
 class ScheduledActionDueIndexTest {
 
-  private static SessionHeader header(Fixture f) {
-    return SessionHeader.root(f.thread(), 0, Optional.empty());
+  private final LogHost host = LogHost.create();
+  private final Session session = host.sessions().create(CreateOptions.DEFAULT);
+  private final SessionCommitStore store = SessionCommitStore.over(host.sessions()::get, host.sessions()::flush);
+
+  private SessionHeader header() {
+    return SessionHeader.root(session.id(), 0, Optional.empty());
   }
 
   /** The answer of a fresh tracker fed the whole log, and of one fed it event by event. */
@@ -41,75 +50,78 @@ class ScheduledActionDueIndexTest {
     return whole;
   }
 
-  private static long commitTimeOfAwaiting(Fixture f, String runId) {
-    return f.session.events().stream()
-        .filter(e -> e.type().equals("gate/commit")
-            && e.data().path("commit").path("run").path("ticket").path("runId").asText().equals(runId))
-        .reduce((a, b) -> b).orElseThrow().time();
+  private OptionalLong due() {
+    return due(header(), session.events());
+  }
+
+  private void commit(RunDisposition run, CommitConditions conditions) {
+    var unused = store.commit(new ThreadCommit(session.id(), run, List.of(), List.of(), List.of()), conditions)
+        .toCompletableFuture().join();
+  }
+
+  /** Parks {@code runId} on a call of {@code reason}; returns the parking commit's time. */
+  private long park(String runId, ToolAwaitReason reason) {
+    ResumeTicket t = ResumeTicket.of("c-" + runId, runId, session.id(), "snapshot-1", "fp",
+        AwaitTarget.toolCall(reason, "call-1", new PendingTool("echo", Json.parse("{}"))));
+    commit(new RunDisposition.Awaiting(t), CommitConditions.none());
+    return session.events().get(session.events().size() - 1).time();
+  }
+
+  /** The perform's pre-commit: conditioned on the Run's head, it consumes the ticket. */
+  private void preCommit(String runId) {
+    commit(new RunDisposition.Running(runId),
+        CommitConditions.expectingHead(store.view().run(runId).orElseThrow().headSequence()));
+  }
+
+  private void end(String runId) {
+    commit(new RunDisposition.Ended(runId, EndCause.naturalEnd()),
+        CommitConditions.expectingHead(store.view().run(runId).orElseThrow().headSequence()));
   }
 
   @Test
   void aSessionIsDueAtItsEarliestActiveScheduledActionAndNotDueOncePerformed() {
-    Fixture f = new Fixture();
-    f.gate(Fixture.scheduling("sched-1"));
-    assertThat(due(header(f), f.session.events())).isEmpty();
+    assertThat(due()).isEmpty();
 
-    assertThat(f.execute("run-1")).isEqualTo(RunState.awaiting());
-    long first = commitTimeOfAwaiting(f, "run-1");
-    assertThat(due(header(f), f.session.events())).hasValue(first);
+    long first = park("run-1", ToolAwaitReason.SCHEDULED_ACTION);
+    assertThat(due()).hasValue(first);
 
-    f.host.advance(Duration.ofMinutes(5));
-    assertThat(f.execute("run-2")).isEqualTo(RunState.awaiting());
-    long second = commitTimeOfAwaiting(f, "run-2");
+    host.advance(Duration.ofMinutes(5));
+    long second = park("run-2", ToolAwaitReason.SCHEDULED_ACTION);
     assertThat(second).isGreaterThan(first);
     // two active tickets: the earlier one decides
-    assertThat(due(header(f), f.session.events())).hasValue(first);
+    assertThat(due()).hasValue(first);
 
-    // the perform's pre-commit consumes run-1's ticket: the later one is left
-    var unused = f.perform("run-1");
-    assertThat(due(header(f), f.session.events())).hasValue(second);
-    var unused2 = f.perform("run-2");
-    assertThat(f.toolRuns).hasValue(2);
-    assertThat(due(header(f), f.session.events())).isEmpty();
+    // run-1's pre-commit consumes its ticket: the later one is left
+    preCommit("run-1");
+    assertThat(due()).hasValue(second);
+    end("run-1");
+    assertThat(due()).hasValue(second);
+    preCommit("run-2");
+    assertThat(due()).isEmpty();
+    end("run-2");
+    assertThat(due()).isEmpty();
+  }
+
+  @Test
+  void aRunEndedWhileParkedConsumesItsTicketToo() {
+    park("run-1", ToolAwaitReason.SCHEDULED_ACTION);
+    end("run-1");
+    assertThat(due()).isEmpty();
   }
 
   @Test
   void aCallWaitingForConfirmationIsNotDue() {
-    Fixture f = new Fixture();
-    f.gate((call, state) -> CompletableFuture.completedFuture(GateOutcome.requireConfirmation("ask-1")));
-    assertThat(f.execute("run-1")).isEqualTo(RunState.awaiting());
-    assertThat(f.store.view().resumeTicket("run-1")).isPresent();
-    assertThat(due(header(f), f.session.events())).isEmpty();
-  }
-
-  @Test
-  void aPerformCutAfterItsPreCommitLeavesTheSessionNotDue() {
-    Fixture f = new Fixture();
-    f.gate(Fixture.scheduling("sched-1"));
-    f.execute("run-1");
-    var unused = f.perform("run-1");
-    // the log as a process that died while the tool ran left it: up to the running pre-commit
-    List<SessionEvent> log = f.session.events();
-    List<SessionEvent> cut = new ArrayList<>();
-    int commits = 0;
-    for (SessionEvent e : log) {
-      cut.add(e);
-      if (e.type().equals("gate/commit") && ++commits == 4) {
-        break;
-      }
-    }
-    assertThat(cut.get(cut.size() - 1).data().path("commit").path("run").path("type").asText()).isEqualTo("running");
-    assertThat(due(header(f), cut)).isEmpty();
+    park("run-1", ToolAwaitReason.PERMISSION);
+    assertThat(store.view().resumeTicket("run-1")).isPresent();
+    assertThat(due()).isEmpty();
   }
 
   @Test
   void aForksInheritedCommitsBelongToItsParentAndAreNotDue() {
-    Fixture f = new Fixture();
-    f.gate(Fixture.scheduling("sched-1"));
-    f.execute("run-1");
-    List<SessionEvent> log = f.session.events();
-    SessionHeader child = header(f).forkChild("child", 1, log.size());
-    assertThat(due(header(f), log)).isPresent();
+    park("run-1", ToolAwaitReason.SCHEDULED_ACTION);
+    List<SessionEvent> log = session.events();
+    SessionHeader child = header().forkChild("child", 1, log.size());
+    assertThat(due(header(), log)).isPresent();
     assertThat(due(child, log)).isEmpty();
   }
 
