@@ -31,6 +31,10 @@ import java.util.function.Function;
  */
 final class RuntimeDispatchTarget implements DispatchTarget {
 
+  /** Why an operation of a dispatcher committing elsewhere is refused: its outbox and fence would miss every commit. */
+  private static final String STORE_MISMATCH =
+      "the dispatcher commits through another store than this runtime; build it with HoraeRuntime.durableDispatcher()";
+
   private final RuntimeAgents agents;
   private final CommitStore commits;
   private final Function<String, CompletionStage<Void>> open;
@@ -102,9 +106,8 @@ final class RuntimeDispatchTarget implements DispatchTarget {
     if (record.isEmpty()) {
       return CompletableFuture.failedFuture(new GateRuntimeException.Execution("run " + runId + " has no committed state", null));
     }
-    if (context.store().orElse(null) != commits) {
-      return CompletableFuture.failedFuture(new GateRuntimeException.Execution(
-          "the dispatcher commits through another store than this runtime; build it with HoraeRuntime.durableDispatcher()", null));
+    if (context.store() != commits) {
+      return CompletableFuture.failedFuture(new GateRuntimeException.Execution(STORE_MISMATCH, null));
     }
     return agents.recover(runId, context.claim());
   }
@@ -126,11 +129,10 @@ final class RuntimeDispatchTarget implements DispatchTarget {
 
   /** A refusal when the dispatcher commits elsewhere than this engine: its outbox and fence would miss every commit. */
   private Optional<CompletionStage<ResumeOutcome>> checked(RunContext context) {
-    if (context.store().orElse(null) == commits) {
+    if (context.store() == commits) {
       return Optional.empty();
     }
-    return Optional.of(CompletableFuture.completedFuture(new ResumeOutcome.Rejected("storeMismatch",
-        "the dispatcher commits through another store than this runtime; build it with HoraeRuntime.durableDispatcher()",
+    return Optional.of(CompletableFuture.completedFuture(new ResumeOutcome.Rejected("storeMismatch", STORE_MISMATCH,
         GateRuntimeException.Category.EXECUTION)));
   }
 

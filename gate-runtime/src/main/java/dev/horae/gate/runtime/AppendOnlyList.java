@@ -32,24 +32,6 @@ final class AppendOnlyList<T> {
     return new Snapshot<>(items, size);
   }
 
-  /** An immutable concatenation of two immutable lists, without copying either. */
-  static <T> List<T> concat(List<T> first, List<T> second) {
-    if (second.isEmpty()) {
-      return first;
-    }
-    return new AbstractList<T>() {
-      @Override
-      public T get(int index) {
-        return index < first.size() ? first.get(index) : second.get(index - first.size());
-      }
-
-      @Override
-      public int size() {
-        return first.size() + second.size();
-      }
-    };
-  }
-
   private static final class Snapshot<T> extends AbstractList<T> {
     private final Object[] items;
     private final int size;

@@ -57,15 +57,4 @@ public record DispatchRecord(
         && runId.equals(fence.runId()) && threadId.equals(fence.threadId())
         && owner.map(fence.owner()::equals).orElse(false) && epoch == fence.epoch();
   }
-
-  /**
-   * Whether a live lease fences other claimers at {@code nowMs} (LEASE-01: {@code leaseExpiresMs
-   * >= nowMs}).
-   *
-   * @param nowMs the claimer's clock reading
-   * @return true for a running record whose lease has not strictly expired
-   */
-  public boolean leaseLive(long nowMs) {
-    return status == DispatchStatus.RUNNING && leaseExpiresMs.isPresent() && leaseExpiresMs.getAsLong() >= nowMs;
-  }
 }

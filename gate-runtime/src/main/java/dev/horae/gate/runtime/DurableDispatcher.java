@@ -124,7 +124,7 @@ public final class DurableDispatcher implements AutoCloseable {
     this.runtime = b.runtime;
     this.queue = b.queue;
     this.base = b.context == null ? RunContext.of(b.queue.store()) : b.context;
-    if (base.store().orElse(null) != queue.store()) {
+    if (base.store() != queue.store()) {
       throw new IllegalArgumentException(
           "the dispatcher's context must commit through the queue's store: the outbox and fence live there");
     }

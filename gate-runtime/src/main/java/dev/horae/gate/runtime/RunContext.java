@@ -6,17 +6,17 @@ import java.util.Optional;
 
 /**
  * Per-operation context a {@link DispatchTarget} receives (gate specification §13): the commit
- * store (absent → nothing persisted, so a parked ticket is an uncommitted candidate that no
- * perform can wake), the cancellation signal and the caller's clock reading used for deadlines.
+ * store every commit of the operation goes through (the dispatch queue's, where the outbox and the
+ * fence live), the cancellation signal and the caller's clock reading used for deadlines.
  *
- * @param store the commit store, if any
+ * @param store the commit store
  * @param cancellation the Run's cancellation signal
  * @param nowMs the caller's clock reading (epoch milliseconds) for deadline decisions
  * @param claim the dispatch claim of a dispatched attempt (§12.5.3): its fence conditions every
  *     commit, its ownership check guards every executor entry; empty outside a dispatcher
  */
 public record RunContext(
-    Optional<CommitStore> store,
+    CommitStore store,
     AbortSignal cancellation,
     long nowMs,
     Optional<ClaimGuard> claim) {
@@ -35,7 +35,7 @@ public record RunContext(
    * @return the context
    */
   public static RunContext of(CommitStore store) {
-    return new RunContext(Optional.of(store), AbortSignal.never(), 0L, Optional.empty());
+    return new RunContext(store, AbortSignal.never(), 0L, Optional.empty());
   }
 
   /**

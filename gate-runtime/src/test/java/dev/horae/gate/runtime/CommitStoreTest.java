@@ -11,7 +11,10 @@ import dev.horae.gate.ResumeTicket;
 import dev.horae.gate.RunState;
 import dev.horae.spi.session.CreateOptions;
 import dev.horae.spi.session.Session;
+import com.fasterxml.jackson.databind.node.IntNode;
+import dev.horae.spi.session.Json;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.CompletionException;
@@ -97,5 +100,60 @@ class CommitStoreTest {
     rejects(s, running(b.thread(), "r1"), CommitConditions.none(), "terminalFinal",
         "run r1 has already ended; later commits are rejected");
     assertThat(commit(s, running(b.thread(), "r2"), CommitConditions.expectingHead(0)).sequence()).isEqualTo(3);
+  }
+
+  private static ThreadCommit runningWith(String thread, String run, List<String> messages, Map<String, Integer> state) {
+    return new ThreadCommit(thread, new RunDisposition.Running(run),
+        messages.stream().map(m -> Json.parse("{\"text\":\"" + m + "\"}")).toList(),
+        state.entrySet().stream().map(e -> new StateCommand(e.getKey(), IntNode.valueOf(e.getValue()))).toList(),
+        List.of());
+  }
+
+  private static List<String> texts(List<com.fasterxml.jackson.databind.JsonNode> messages) {
+    return messages.stream().map(m -> m.path("text").asText()).toList();
+  }
+
+  @ParameterizedTest
+  @MethodSource("backends")
+  void theViewFoldsTheTranscriptInOrderAndStatePerThreadAndPerRun(Backend b) {
+    CommitStore s = b.store().get();
+    commit(s, runningWith(b.thread(), "r1", List.of("m1", "m2"), Map.of("k", 1)), CommitConditions.none());
+    List<com.fasterxml.jackson.databind.JsonNode> early = s.view().committedMessages(b.thread());
+    commit(s, runningWith(b.thread(), "r2", List.of("m3"), Map.of("k", 2, "j", 3)), CommitConditions.none());
+
+    assertThat(texts(s.view().committedMessages(b.thread()))).containsExactly("m1", "m2", "m3");
+    assertThat(texts(early)).as("an earlier read is a snapshot").containsExactly("m1", "m2");
+    assertThat(s.view().committedState(b.thread())).containsOnly(
+        Map.entry("k", IntNode.valueOf(2)), Map.entry("j", IntNode.valueOf(3)));
+    assertThat(s.view().committedRunState("r1")).containsOnly(Map.entry("k", IntNode.valueOf(1)));
+    assertThat(s.view().committedRunState("r2")).hasSize(2);
+    CommittedRun r1 = s.view().committedRun("r1").orElseThrow();
+    assertThat(r1.record().headSequence()).isEqualTo(1);
+    assertThat(r1.state()).containsOnly(Map.entry("k", IntNode.valueOf(1)));
+    assertThat(texts(r1.messages())).containsExactly("m1", "m2", "m3");
+    assertThat(s.view().committedRun("r9")).isEmpty();
+    assertThat(s.view().committedRunState("r9")).isEmpty();
+  }
+
+  @ParameterizedTest
+  @MethodSource("backends")
+  void aLongTranscriptKeepsEveryMessageAndItsSnapshotsBounded(Backend b) {
+    CommitStore s = b.store().get();
+    List<String> all = new java.util.ArrayList<>();
+    List<com.fasterxml.jackson.databind.JsonNode> at20 = List.of();
+    for (int i = 0; i < 40; i++) {
+      all.add("m" + i);
+      commit(s, runningWith(b.thread(), "r1", List.of("m" + i), Map.of()), CommitConditions.none());
+      if (i == 19) {
+        at20 = s.view().committedMessages(b.thread());
+      }
+    }
+    List<com.fasterxml.jackson.databind.JsonNode> messages = s.view().committedMessages(b.thread());
+    assertThat(texts(messages)).isEqualTo(all);
+    assertThat(at20).hasSize(20);
+    assertThat(texts(at20)).isEqualTo(all.subList(0, 20));
+    List<com.fasterxml.jackson.databind.JsonNode> snapshot = at20;
+    assertThatThrownBy(() -> snapshot.get(20)).isInstanceOf(IndexOutOfBoundsException.class);
+    assertThatThrownBy(() -> snapshot.get(-1)).isInstanceOf(IndexOutOfBoundsException.class);
   }
 }
