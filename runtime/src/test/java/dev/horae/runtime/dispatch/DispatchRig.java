@@ -14,6 +14,7 @@ import dev.horae.gate.runtime.JdbcDispatchQueue;
 import dev.horae.gate.runtime.SessionDispatchQueue;
 import dev.horae.gate.runtime.ToolBatch;
 import dev.horae.runtime.HoraeRuntime;
+import dev.horae.runtime.ManualTimers;
 import dev.horae.runtime.agent.RuntimeAgent;
 import dev.horae.runtime.gate.TurnRun;
 import dev.horae.spi.gate.GateOutcome;
@@ -75,7 +76,7 @@ final class DispatchRig implements AutoCloseable {
   static final Instant START = Instant.parse("2026-12-01T10:00:00Z");
 
   final Kind kind;
-  final DispatchClock clock;
+  final ManualTimers clock;
   final AtomicInteger toolRuns = new AtomicInteger();
   final AtomicInteger inferences = new AtomicInteger();
   final Semaphore entered = new Semaphore(0);
@@ -93,7 +94,7 @@ final class DispatchRig implements AutoCloseable {
     this.kind = kind;
     this.store = store;
     this.settings = settings;
-    this.clock = new DispatchClock(START);
+    this.clock = new ManualTimers(START);
     this.gatePrefix = kind == Kind.JDBC ? "g" + Postgres.freshPrefix() : "";
     if (kind == Kind.JDBC) {
       JdbcDispatchQueue.over(Postgres.started(), gatePrefix, clock, id -> Optional.<Session>empty()).migrate();
