@@ -179,4 +179,28 @@ class SessionDispatchRestartTest {
     assertThat(rig.state("run-1")).contains(RunState.ended(EndCause.naturalEnd()));
     d.close();
   }
+
+  @Test
+  void aSessionWhoseTurnIsOverStillGivesTheRestartedQueueItsRecord() throws Exception {
+    // the worker ended the Run (its turn is over) and died before it settled the record: the
+    // session has no open turn, yet its record must reach the new node's queue, or nobody would
+    // ever settle it
+    rig.scheduleEveryCall();
+    rig.execute("run-1", "go");
+    DispatchClaim dead = rig.queue.claim("dead-owner", LEASE, rig.now(), 5).orElseThrow();
+    assertThat(rig.horae.agents().perform(run("run-1"), rig.now(),
+            java.util.Optional.of(new dev.horae.gate.runtime.ClaimGuard(dead.fence(), () -> true)))
+        .toCompletableFuture().get(DispatchRig.BOUND_S, java.util.concurrent.TimeUnit.SECONDS))
+        .isInstanceOf(dev.horae.gate.runtime.ResumeOutcome.Advanced.class);
+    rig.awaitIdle("run-1");
+    assertThat(rig.state("run-1")).contains(RunState.ended(EndCause.naturalEnd()));
+
+    rig.restart();
+    assertThat(rig.queue.record(run("run-1"))).as("the reopened session folded its dispatch facts").isPresent();
+    DurableDispatcher.Attempt a = tick(rig.dispatcher("owner-b", OPTIONS));
+    assertThat(a.result()).isEqualTo(DurableDispatcher.Result.DONE);
+    assertThat(rig.queue.record(run("run-1"))).isEmpty();
+    assertThat(rig.toolRuns).hasValue(1);
+    assertThat(rig.endedFacts("run-1")).hasSize(1);
+  }
 }
