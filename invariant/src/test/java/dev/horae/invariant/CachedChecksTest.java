@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.horae.gate.EndCause;
-import dev.horae.gate.runtime.CommitCodec;
+import dev.horae.gate.runtime.internal.CommitCodec;
 import dev.horae.gate.runtime.RunDisposition;
 import dev.horae.gate.runtime.ThreadCommit;
 import dev.horae.spi.session.CreateOptions;

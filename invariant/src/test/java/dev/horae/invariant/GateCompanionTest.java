@@ -9,7 +9,7 @@ import dev.horae.gate.AwaitTarget;
 import dev.horae.gate.EndCause;
 import dev.horae.gate.PauseReason;
 import dev.horae.gate.ResumeTicket;
-import dev.horae.gate.runtime.CommitCodec;
+import dev.horae.gate.runtime.internal.CommitCodec;
 import dev.horae.gate.runtime.CommitConditions;
 import dev.horae.gate.runtime.CommitRejectedException;
 import dev.horae.gate.runtime.RunDisposition;

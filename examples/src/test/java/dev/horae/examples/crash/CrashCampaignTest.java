@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
 import dev.horae.gate.RunState;
-import dev.horae.gate.runtime.CommitCodec;
+import dev.horae.gate.runtime.internal.CommitCodec;
 import dev.horae.gate.runtime.RunDisposition;
 import dev.horae.invariant.SessionLogCheck;
 import dev.horae.schedule.ScheduleFold;

@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HexFormat;
 import java.util.List;
+import dev.horae.gate.runtime.internal.CommitCodec;
 
 /**
  * The recommended producer of a snapshot's catalog fingerprint (gate specification §13): SHA-256

@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import dev.horae.gate.runtime.internal.CommitCodec;
 
 /**
  * One atomic commit to a thread (gate specification §5.1): the run fact, appended transcript
@@ -52,6 +53,19 @@ public record ThreadCommit(
           + a.ticket().threadId() + ", not " + threadId);
     }
     return Optional.empty();
+  }
+
+  /**
+   * Reads a commit from its wire form (gate specification §5.2), the {@code "commit"} member of a
+   * {@code gate/commit} event in a session log: the one decoder a reader of logs (the invariant
+   * checker, say) needs, so the codec itself stays internal.
+   *
+   * @param json the commit's JSON object
+   * @return the commit
+   * @throws dev.horae.gate.GateJsonException on a malformed commit
+   */
+  public static ThreadCommit fromJson(JsonNode json) {
+    return CommitCodec.decodeCommit(json);
   }
 
   /**

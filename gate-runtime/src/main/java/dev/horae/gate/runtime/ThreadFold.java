@@ -10,6 +10,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import dev.horae.gate.runtime.internal.CommitCodec;
 
 /**
  * The committed view of one thread as a fold of its commit facts: the latest fact per Run is the
