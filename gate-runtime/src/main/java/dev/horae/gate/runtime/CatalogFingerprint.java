@@ -3,6 +3,7 @@ package dev.horae.gate.runtime;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.horae.gate.runtime.internal.CommitCodec;
 import dev.horae.spi.session.Json;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -11,7 +12,6 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HexFormat;
 import java.util.List;
-import dev.horae.gate.runtime.internal.CommitCodec;
 
 /**
  * The recommended producer of a snapshot's catalog fingerprint (gate specification §13): SHA-256

@@ -3,12 +3,12 @@ package dev.horae.gate.runtime;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.horae.gate.runtime.internal.CommitCodec;
 import dev.horae.spi.gate.ToolCall;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
-import dev.horae.gate.runtime.internal.CommitCodec;
 
 /**
  * One atomic commit to a thread (gate specification §5.1): the run fact, appended transcript

@@ -5,12 +5,12 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.horae.gate.GateJsonException;
 import dev.horae.gate.ResumeTicket;
+import dev.horae.gate.runtime.internal.CommitCodec;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import dev.horae.gate.runtime.internal.CommitCodec;
 
 /**
  * The committed view of one thread as a fold of its commit facts: the latest fact per Run is the

@@ -7,14 +7,14 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.horae.gate.GateJson;
 import dev.horae.gate.GateJsonException;
 import dev.horae.gate.RunState;
+import dev.horae.gate.runtime.RunDisposition;
+import dev.horae.gate.runtime.StateCommand;
+import dev.horae.gate.runtime.ThreadCommit;
+import dev.horae.gate.runtime.ToolRecoveryPolicy;
 import dev.horae.spi.gate.ToolCall;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Supplier;
-import dev.horae.gate.runtime.StateCommand;
-import dev.horae.gate.runtime.ThreadCommit;
-import dev.horae.gate.runtime.RunDisposition;
-import dev.horae.gate.runtime.ToolRecoveryPolicy;
 
 /**
  * The wire shapes of commits, run dispositions and tool batches (gate specification §5.1, §7.1).

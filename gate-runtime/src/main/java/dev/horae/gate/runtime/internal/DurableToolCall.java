@@ -1,8 +1,8 @@
 package dev.horae.gate.runtime.internal;
 
+import dev.horae.gate.runtime.ToolRecoveryPolicy;
 import dev.horae.spi.gate.ToolCall;
 import java.util.Objects;
-import dev.horae.gate.runtime.ToolRecoveryPolicy;
 
 /**
  * One call of a tool batch with its pinned recovery policy and phase.
