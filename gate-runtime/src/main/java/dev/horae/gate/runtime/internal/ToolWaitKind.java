@@ -25,7 +25,7 @@ public enum ToolWaitKind {
    *
    * @return the wire name
    */
-  public String wireName() {
+  String wireName() {
     return wireName;
   }
 
@@ -50,7 +50,7 @@ public enum ToolWaitKind {
    * @param name the name
    * @return the kind, or empty
    */
-  public static Optional<ToolWaitKind> fromWireName(String name) {
+  static Optional<ToolWaitKind> fromWireName(String name) {
     if (name.equals("approval")) {
       return Optional.of(TOOL_PERMISSION);
     }
