@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
 import dev.horae.gate.RunState;
-import dev.horae.gate.runtime.CommitCodec;
 import dev.horae.gate.runtime.RunDisposition;
+import dev.horae.gate.runtime.internal.CommitCodec;
 import dev.horae.invariant.SessionLogCheck;
 import dev.horae.schedule.ScheduleFold;
 import dev.horae.spi.session.SessionEvent;

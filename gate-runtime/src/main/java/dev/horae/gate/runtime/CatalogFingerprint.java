@@ -3,6 +3,7 @@ package dev.horae.gate.runtime;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.horae.gate.runtime.internal.CommitCodec;
 import dev.horae.spi.session.Json;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;

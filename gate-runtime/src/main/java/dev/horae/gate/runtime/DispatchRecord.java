@@ -52,7 +52,7 @@ public record DispatchRecord(
    * @param commitThreadId the thread it commits to
    * @return whether the commit may land
    */
-  public boolean admits(LeaseFence fence, String commitRunId, String commitThreadId) {
+  boolean admits(LeaseFence fence, String commitRunId, String commitThreadId) {
     return fence.runId().equals(commitRunId) && fence.threadId().equals(commitThreadId)
         && runId.equals(fence.runId()) && threadId.equals(fence.threadId())
         && owner.map(fence.owner()::equals).orElse(false) && epoch == fence.epoch();

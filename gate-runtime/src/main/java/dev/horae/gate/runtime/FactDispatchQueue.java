@@ -12,7 +12,7 @@ import java.util.Optional;
  * all under one lock — the lock the paired commit store also holds across its fence check,
  * append and outbox, so the outbox is atomic with the commit.
  */
-abstract class FactDispatchQueue implements DispatchQueue, LogCommitStore.DispatchHook {
+abstract class FactDispatchQueue implements DispatchQueue {
 
   private final Object lock = new Object();
   private final DispatchTable table = new DispatchTable();
@@ -36,28 +36,46 @@ abstract class FactDispatchQueue implements DispatchQueue, LogCommitStore.Dispat
     facts.forEach(table::apply);
   }
 
-  @Override
-  public final Object lock() {
+  // the paired store's view of this queue: a separate object, so the commit step's methods are
+  // no public members of a queue
+  private final LogCommitStore.DispatchHook hook = new LogCommitStore.DispatchHook() {
+    @Override
+    public Object lock() {
+      return lock;
+    }
+
+    @Override
+    public boolean admits(LeaseFence fence, ThreadCommit commit) {
+      catchUp(commit.threadId());
+      return table.record(fence.runId())
+          .map(r -> r.admits(fence, commit.run().runId(), commit.threadId())).orElse(false);
+    }
+
+    @Override
+    public List<ObjectNode> outbox(ThreadCommit commit) {
+      catchUp(commit.threadId());
+      return table.planOutbox(commit);
+    }
+
+    @Override
+    public void applied(String threadId, List<ObjectNode> facts, long logEnd) {
+      facts.forEach(table::apply);
+      landed(threadId, logEnd);
+    }
+  };
+
+  /** What the paired commit store attaches. */
+  final LogCommitStore.DispatchHook hook() {
+    return hook;
+  }
+
+  /** The lock every operation and the paired store's commit step hold. */
+  final Object lock() {
     return lock;
   }
 
-  @Override
-  public final boolean admits(LeaseFence fence, ThreadCommit commit) {
-    catchUp(commit.threadId());
-    return table.record(fence.runId())
-        .map(r -> r.admits(fence, commit.run().runId(), commit.threadId())).orElse(false);
-  }
-
-  @Override
-  public final List<ObjectNode> outbox(ThreadCommit commit) {
-    catchUp(commit.threadId());
-    return table.planOutbox(commit);
-  }
-
-  @Override
-  public void applied(String threadId, List<ObjectNode> facts, long logEnd) {
-    facts.forEach(table::apply);
-  }
+  /** A commit's facts landed, the thread's log ending at {@code logEnd}; callers hold the lock. */
+  void landed(String threadId, long logEnd) {}
 
   @Override
   public final Optional<DispatchClaim> claim(String owner, long leaseMs, long nowMs, int maxRecoveryAttempts) {

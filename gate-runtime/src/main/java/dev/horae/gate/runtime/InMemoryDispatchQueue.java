@@ -14,7 +14,7 @@ public final class InMemoryDispatchQueue extends FactDispatchQueue {
   private final InMemoryCommitStore store = new InMemoryCommitStore();
 
   private InMemoryDispatchQueue() {
-    store.attach(this);
+    store.attach(hook());
   }
 
   /**

@@ -67,7 +67,7 @@ import org.slf4j.LoggerFactory;
  * releasing the row of a commit still being appended. Notifications are hints: one lost costs at
  * most the dispatchers' poll interval.
  */
-public final class JdbcDispatchQueue implements DispatchQueue, LogCommitStore.DispatchHook {
+public final class JdbcDispatchQueue implements DispatchQueue {
 
   /** The table prefix used when none is given. */
   public static final String DEFAULT_PREFIX = "gate_";
@@ -110,7 +110,7 @@ public final class JdbcDispatchQueue implements DispatchQueue, LogCommitStore.Di
     this.inbox = prefix + "resume_inbox";
     this.schema = prefix + "schema";
     this.channel = wakeChannel(prefix);
-    store.attach(this);
+    store.attach(new CommitHook());
   }
 
   /**
@@ -372,50 +372,55 @@ public final class JdbcDispatchQueue implements DispatchQueue, LogCommitStore.Di
 
   // ---------------------------------------------------------------- commit hooks
 
-  @Override
-  public Object lock() {
-    return lock;
-  }
+  // the paired store's view of this queue: a separate object, so the commit step's methods are
+  // no public members of the queue
+  private final class CommitHook implements LogCommitStore.DispatchHook {
 
-  @Override
-  public boolean admits(LeaseFence fence, ThreadCommit commit) {
-    // a plain READ COMMITTED read: the row as last committed by any claimer; the fence rule
-    // itself is DispatchRecord.admits, shared with every backend
-    return record(fence.runId()).map(r -> r.admits(fence, commit.run().runId(), commit.threadId())).orElse(false);
-  }
-
-  @Override
-  public List<ObjectNode> outbox(ThreadCommit commit) {
-    wakeAfterAppend = false;
-    if (DispatchQueue.wakesOnCommit(commit)) {
-      long now = clock.millis();
-      // DispatchTable.planOutbox and apply("enqueue"): create pending (available at once), or turn
-      // awaiting into pending; a pending or running record is left alone
-      inTransaction("write the dispatch outbox row of run " + commit.run().runId(), c -> {
-        try (PreparedStatement p = c.prepareStatement("INSERT INTO " + dispatch + " AS d (run_id, thread_id, status, epoch, "
-            + "attempt_count, available_at_ms, cancel_requested, woken_while_running, created_at_ms) "
-            + "VALUES (?, ?, 'pending', 0, 0, 0, false, false, ?) "
-            + "ON CONFLICT (run_id) DO UPDATE SET status = 'pending', available_at_ms = 0 WHERE d.status = 'awaiting'")) {
-          p.setString(1, commit.run().runId());
-          p.setString(2, commit.threadId());
-          p.setLong(3, now);
-          // a row left running or pending by the WHERE is no new work: its worker or a claimer has it
-          wakeAfterAppend = p.executeUpdate() == 1;
-        }
-        return true;
-      });
+    @Override
+    public Object lock() {
+      return lock;
     }
-    // the row is in the database already; nothing goes into the session log
-    return List.of();
-  }
 
-  @Override
-  public void applied(String threadId, List<ObjectNode> facts, long logEnd) {
-    // the outbox returned no facts and the row was committed before the append; the hint goes
-    // now that the ticket is in the log too
-    if (wakeAfterAppend) {
+    @Override
+    public boolean admits(LeaseFence fence, ThreadCommit commit) {
+      // a plain READ COMMITTED read: the row as last committed by any claimer; the fence rule
+      // itself is DispatchRecord.admits, shared with every backend
+      return record(fence.runId()).map(r -> r.admits(fence, commit.run().runId(), commit.threadId())).orElse(false);
+    }
+
+    @Override
+    public List<ObjectNode> outbox(ThreadCommit commit) {
       wakeAfterAppend = false;
-      notifyAlone(threadId);
+      if (DispatchQueue.wakesOnCommit(commit)) {
+        long now = clock.millis();
+        // DispatchTable.planOutbox and apply("enqueue"): create pending (available at once), or turn
+        // awaiting into pending; a pending or running record is left alone
+        inTransaction("write the dispatch outbox row of run " + commit.run().runId(), c -> {
+          try (PreparedStatement p = c.prepareStatement("INSERT INTO " + dispatch + " AS d (run_id, thread_id, status, epoch, "
+              + "attempt_count, available_at_ms, cancel_requested, woken_while_running, created_at_ms) "
+              + "VALUES (?, ?, 'pending', 0, 0, 0, false, false, ?) "
+              + "ON CONFLICT (run_id) DO UPDATE SET status = 'pending', available_at_ms = 0 WHERE d.status = 'awaiting'")) {
+            p.setString(1, commit.run().runId());
+            p.setString(2, commit.threadId());
+            p.setLong(3, now);
+            // a row left running or pending by the WHERE is no new work: its worker or a claimer has it
+            wakeAfterAppend = p.executeUpdate() == 1;
+          }
+          return true;
+        });
+      }
+      // the row is in the database already; nothing goes into the session log
+      return List.of();
+    }
+
+    @Override
+    public void applied(String threadId, List<ObjectNode> facts, long logEnd) {
+      // the outbox returned no facts and the row was committed before the append; the hint goes
+      // now that the ticket is in the log too
+      if (wakeAfterAppend) {
+        wakeAfterAppend = false;
+        notifyAlone(threadId);
+      }
     }
   }
 

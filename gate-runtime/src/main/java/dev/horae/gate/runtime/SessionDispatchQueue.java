@@ -36,7 +36,7 @@ public final class SessionDispatchQueue extends FactDispatchQueue {
   private SessionDispatchQueue(Function<String, Optional<Session>> sessions, SessionCommitStore store) {
     this.sessions = sessions;
     this.store = store;
-    store.attach(this);
+    store.attach(hook());
   }
 
   /**
@@ -118,8 +118,7 @@ public final class SessionDispatchQueue extends FactDispatchQueue {
   }
 
   @Override
-  public void applied(String threadId, List<ObjectNode> facts, long logEnd) {
-    super.applied(threadId, facts, logEnd);
+  void landed(String threadId, long logEnd) {
     positions.put(threadId, logEnd);
   }
 }

@@ -4,8 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.util.Objects;
 
 /**
- * Sets one Run-scoped state key in a commit, e.g. the tool batch under {@link
- * ToolBatch#STATE_KEY}. Keys are exclusive: two commands for one key in one commit conflict.
+ * Sets one Run-scoped state key in a commit, e.g. the Run's tool batch under {@code
+ * runtime.active_tool_batch.v1}. Keys are exclusive: two commands for one key in one commit conflict.
  *
  * @param key the state key
  * @param value the new value

@@ -3,6 +3,7 @@ package dev.horae.gate.runtime;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.horae.gate.runtime.internal.CommitCodec;
 import dev.horae.spi.gate.ToolCall;
 import java.util.ArrayList;
 import java.util.List;
@@ -52,6 +53,19 @@ public record ThreadCommit(
           + a.ticket().threadId() + ", not " + threadId);
     }
     return Optional.empty();
+  }
+
+  /**
+   * Reads a commit from its wire form (gate specification §5.2), the {@code "commit"} member of a
+   * {@code gate/commit} event in a session log: the one decoder a reader of logs (the invariant
+   * checker, say) needs, so the codec itself stays internal.
+   *
+   * @param json the commit's JSON object
+   * @return the commit
+   * @throws dev.horae.gate.GateJsonException on a malformed commit
+   */
+  public static ThreadCommit fromJson(JsonNode json) {
+    return CommitCodec.decodeCommit(json);
   }
 
   /**

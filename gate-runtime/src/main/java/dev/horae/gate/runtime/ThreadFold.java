@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.horae.gate.GateJsonException;
 import dev.horae.gate.ResumeTicket;
+import dev.horae.gate.runtime.internal.CommitCodec;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -1,8 +1,11 @@
 /**
- * The durable machinery of the gate contract (gate specification §5–§9, §12, §13) that a turn
- * engine builds on — the production one is the {@code runtime} module's: a Run's tool batch
- * ({@link dev.horae.gate.runtime.ToolBatch}) and every transition recorded as an atomic {@link
- * dev.horae.gate.runtime.ThreadCommit}.
+ * The API of the gate contract's durable machinery (gate specification §5–§9, §12, §13) that a
+ * turn engine builds on — the production one is the {@code runtime} module's: every transition of
+ * a Run is recorded as an atomic {@link dev.horae.gate.runtime.ThreadCommit}. This package is what
+ * an embedder or an operator touches: the dispatcher, its queues, options and wake signals, the
+ * commit store and its view, the commit types, the records and claims, and the errors. The commit
+ * machinery the engine alone uses — a Run's tool batch and its phases, the wire codec of commits —
+ * lives in {@code dev.horae.gate.runtime.internal}, which is not API.
  *
  * <p>Committed truth lives in the session log: {@link dev.horae.gate.runtime.SessionCommitStore}
  * appends each commit atomically to the thread's session ({@code Session.appendAll}) and serves

@@ -3,16 +3,18 @@ package dev.horae.gate.runtime;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.fasterxml.jackson.databind.node.IntNode;
 import dev.horae.gate.AwaitReason;
 import dev.horae.gate.AwaitTarget;
 import dev.horae.gate.EndCause;
+import dev.horae.gate.GateJsonException;
 import dev.horae.gate.PauseReason;
 import dev.horae.gate.ResumeTicket;
 import dev.horae.gate.RunState;
 import dev.horae.spi.session.CreateOptions;
-import dev.horae.spi.session.Session;
-import com.fasterxml.jackson.databind.node.IntNode;
 import dev.horae.spi.session.Json;
+import dev.horae.spi.session.Session;
+import dev.horae.spi.session.SessionEvent;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -20,6 +22,7 @@ import java.util.OptionalLong;
 import java.util.concurrent.CompletionException;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -155,5 +158,20 @@ class CommitStoreTest {
     List<com.fasterxml.jackson.databind.JsonNode> snapshot = at20;
     assertThatThrownBy(() -> snapshot.get(20)).isInstanceOf(IndexOutOfBoundsException.class);
     assertThatThrownBy(() -> snapshot.get(-1)).isInstanceOf(IndexOutOfBoundsException.class);
+  }
+
+  @Test
+  void theApiDecoderReadsTheCommitOfAGateCommitEventAndRefusesAMalformedOne() {
+    LogHost host = LogHost.create();
+    Session s = host.sessions().create(CreateOptions.DEFAULT);
+    ThreadCommit written = ThreadCommit.assemble(s.id(), new RunDisposition.Running("r1"),
+        List.of(Json.parse("{\"role\":\"user\",\"text\":\"hi\"}")),
+        List.of(new StateCommand("k", IntNode.valueOf(1))), List.of());
+    commit(SessionCommitStore.over(host.sessions()::get), written, CommitConditions.none());
+    List<SessionEvent> commits = s.eventsFrom(0).stream().filter(e -> e.type().equals("gate/commit")).toList();
+    assertThat(commits).hasSize(1);
+    assertThat(ThreadCommit.fromJson(commits.get(0).data().path("commit"))).isEqualTo(written);
+    assertThatThrownBy(() -> ThreadCommit.fromJson(Json.parse("{\"threadId\":\"t\"}")))
+        .isInstanceOf(GateJsonException.class).hasMessage("thread commit needs \"threadId\" and \"run\"");
   }
 }

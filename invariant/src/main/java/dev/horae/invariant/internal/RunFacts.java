@@ -2,7 +2,6 @@ package dev.horae.invariant.internal;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.horae.gate.RunState;
-import dev.horae.gate.runtime.CommitCodec;
 import dev.horae.gate.runtime.ThreadCommit;
 import java.util.HashMap;
 import java.util.Map;
@@ -56,7 +55,7 @@ public final class RunFacts {
     }
     ThreadCommit commit;
     try {
-      commit = CommitCodec.decodeCommit(payload.path("commit"));
+      commit = ThreadCommit.fromJson(payload.path("commit"));
     } catch (RuntimeException e) {
       // the codec reports shape errors as GateJsonException, record invariants as NPE/IAE
       return Verdict.illegal("gate commit payload is malformed: " + e.getMessage());

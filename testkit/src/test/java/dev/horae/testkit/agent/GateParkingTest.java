@@ -13,7 +13,7 @@ import dev.horae.gate.runtime.CommitRejectedException;
 import dev.horae.gate.runtime.CommittedRun;
 import dev.horae.gate.runtime.ResumeOutcome;
 import dev.horae.gate.runtime.SessionCommitStore;
-import dev.horae.gate.runtime.ToolWaitKind;
+import dev.horae.gate.runtime.internal.ToolWaitKind;
 import dev.horae.runtime.gate.AwaitingCall;
 import dev.horae.runtime.gate.TurnRun;
 import dev.horae.spi.agent.AgentStatus;

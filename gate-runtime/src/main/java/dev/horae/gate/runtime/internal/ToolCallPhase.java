@@ -1,4 +1,4 @@
-package dev.horae.gate.runtime;
+package dev.horae.gate.runtime.internal;
 
 import dev.horae.spi.gate.ToolOutput;
 import java.util.Objects;

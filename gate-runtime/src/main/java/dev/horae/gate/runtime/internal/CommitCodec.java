@@ -1,4 +1,4 @@
-package dev.horae.gate.runtime;
+package dev.horae.gate.runtime.internal;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -7,6 +7,10 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.horae.gate.GateJson;
 import dev.horae.gate.GateJsonException;
 import dev.horae.gate.RunState;
+import dev.horae.gate.runtime.RunDisposition;
+import dev.horae.gate.runtime.StateCommand;
+import dev.horae.gate.runtime.ThreadCommit;
+import dev.horae.gate.runtime.ToolRecoveryPolicy;
 import dev.horae.spi.gate.ToolCall;
 import java.util.ArrayList;
 import java.util.List;
@@ -14,7 +18,8 @@ import java.util.function.Supplier;
 
 /**
  * The wire shapes of commits, run dispositions and tool batches (gate specification §5.1, §7.1).
- * Decoders fail with {@link GateJsonException}.
+ * Decoders fail with {@link GateJsonException}. Not API: the API reads a commit with {@link
+ * ThreadCommit#fromJson}.
  */
 public final class CommitCodec {
 
@@ -72,13 +77,7 @@ public final class CommitCodec {
     return new ThreadCommit(json.get("threadId").asText(), disposition(run), messages, state, events);
   }
 
-  /**
-   * Encodes a run disposition.
-   *
-   * @param d the disposition
-   * @return the JSON object
-   */
-  public static ObjectNode encodeDisposition(RunDisposition d) {
+  private static ObjectNode encodeDisposition(RunDisposition d) {
     ObjectNode o = F.objectNode();
     if (d instanceof RunDisposition.Running r) {
       o.put("type", "running");
@@ -92,17 +91,6 @@ public final class CommitCodec {
       GateJson.writeCause(o, e.cause());
     }
     return o;
-  }
-
-  /**
-   * Decodes a run disposition.
-   *
-   * @param json the JSON
-   * @return the disposition
-   * @throws GateJsonException on a malformed disposition
-   */
-  public static RunDisposition decodeDisposition(JsonNode json) {
-    return shaped(() -> disposition(json));
   }
 
   private static RunDisposition disposition(JsonNode json) {
@@ -162,7 +150,13 @@ public final class CommitCodec {
     }
   }
 
-  static ObjectNode encodePolicy(ToolRecoveryPolicy p) {
+  /**
+   * Encodes a recovery policy as in §7.1; the catalog fingerprint hashes the same form.
+   *
+   * @param p the policy
+   * @return the JSON object
+   */
+  public static ObjectNode encodePolicy(ToolRecoveryPolicy p) {
     ObjectNode o = F.objectNode();
     o.put("type", p.type());
     if (!(p instanceof ToolRecoveryPolicy.NeverReplay)) {
@@ -171,7 +165,7 @@ public final class CommitCodec {
     return o;
   }
 
-  static ToolRecoveryPolicy decodePolicy(JsonNode json) {
+  private static ToolRecoveryPolicy decodePolicy(JsonNode json) {
     String type = json.path("type").asText("neverReplay");
     return switch (type) {
       case "neverReplay" -> ToolRecoveryPolicy.neverReplay();
@@ -198,7 +192,7 @@ public final class CommitCodec {
     return o;
   }
 
-  static ToolCallPhase decodePhase(JsonNode json) {
+  private static ToolCallPhase decodePhase(JsonNode json) {
     String type = json.path("type").asText();
     return switch (type) {
       case "requested" -> new ToolCallPhase.Requested();
@@ -213,7 +207,13 @@ public final class CommitCodec {
     };
   }
 
-  static ObjectNode runStateChanged(RunState state) {
+  /**
+   * The {@code runStateChanged} event draft of §5.2 for a run state.
+   *
+   * @param state the state the commit establishes
+   * @return the draft
+   */
+  public static ObjectNode runStateChanged(RunState state) {
     ObjectNode o = F.objectNode();
     o.put("type", "runStateChanged");
     o.set("state", GateJson.encodeRunState(state));

@@ -1,4 +1,4 @@
-package dev.horae.gate.runtime;
+package dev.horae.gate.runtime.internal;
 
 import dev.horae.gate.AwaitTarget;
 import dev.horae.gate.ResumeTicket;
@@ -74,7 +74,7 @@ public record ToolBatch(String runId, int step, boolean finalized, List<DurableT
    *
    * @return the id
    */
-  public String id() {
+  String id() {
     return "tool-batch:" + runId + ":" + step;
   }
 
@@ -84,7 +84,7 @@ public record ToolBatch(String runId, int step, boolean finalized, List<DurableT
    * @param callId the call
    * @return the operation id
    */
-  public String operationId(String callId) {
+  String operationId(String callId) {
     return id() + ":" + callId;
   }
 
@@ -103,7 +103,7 @@ public record ToolBatch(String runId, int step, boolean finalized, List<DurableT
    *
    * @return the awaiting call
    */
-  public Optional<DurableToolCall> awaitingCall() {
+  Optional<DurableToolCall> awaitingCall() {
     return calls.stream().filter(c -> c.phase() instanceof ToolCallPhase.Awaiting).findFirst();
   }
 
@@ -112,7 +112,7 @@ public record ToolBatch(String runId, int step, boolean finalized, List<DurableT
    *
    * @return true when all calls are completed or indeterminate
    */
-  public boolean allSettled() {
+  boolean allSettled() {
     return calls.stream().allMatch(c -> c.phase().isTerminal());
   }
 
@@ -124,7 +124,7 @@ public record ToolBatch(String runId, int step, boolean finalized, List<DurableT
    * @return the new batch
    * @throws BatchException {@code illegalTransition}, {@code attemptsExhausted}, {@code finalized}
    */
-  public ToolBatch markExecuting(String callId) {
+  ToolBatch markExecuting(String callId) {
     DurableToolCall c = require(callId);
     ToolCallPhase p = c.phase();
     int attempt;
@@ -206,7 +206,7 @@ public record ToolBatch(String runId, int step, boolean finalized, List<DurableT
    * @return the new batch
    * @throws BatchException {@code illegalTransition} for a settled call, {@code finalized}
    */
-  public ToolBatch markIndeterminate(String callId, String reason) {
+  ToolBatch markIndeterminate(String callId, String reason) {
     DurableToolCall c = require(callId);
     if (c.phase().isTerminal()) {
       throw illegal(callId, c.phase(), "indeterminate");
@@ -220,7 +220,7 @@ public record ToolBatch(String runId, int step, boolean finalized, List<DurableT
    * @return the finalized batch
    * @throws BatchException {@code incomplete}, {@code finalized}
    */
-  public ToolBatch finalizeBatch() {
+  ToolBatch finalizeBatch() {
     requireOpen();
     if (!allSettled()) {
       throw new BatchException("incomplete", "a tool batch cannot finalize while calls are unsettled");

@@ -1,4 +1,4 @@
-package dev.horae.gate.runtime;
+package dev.horae.gate.runtime.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -7,6 +7,7 @@ import dev.horae.gate.AwaitTarget;
 import dev.horae.gate.PendingTool;
 import dev.horae.gate.ResumeTicket;
 import dev.horae.gate.ToolAwaitReason;
+import dev.horae.gate.runtime.ToolRecoveryPolicy;
 import dev.horae.spi.gate.ToolCall;
 import dev.horae.spi.gate.ToolOutput;
 import dev.horae.spi.session.Json;

@@ -1,4 +1,4 @@
-package dev.horae.gate.runtime;
+package dev.horae.gate.runtime.internal;
 
 import dev.horae.gate.ToolAwaitReason;
 import java.util.Optional;
@@ -25,7 +25,7 @@ public enum ToolWaitKind {
    *
    * @return the wire name
    */
-  public String wireName() {
+  String wireName() {
     return wireName;
   }
 
@@ -50,7 +50,7 @@ public enum ToolWaitKind {
    * @param name the name
    * @return the kind, or empty
    */
-  public static Optional<ToolWaitKind> fromWireName(String name) {
+  static Optional<ToolWaitKind> fromWireName(String name) {
     if (name.equals("approval")) {
       return Optional.of(TOOL_PERMISSION);
     }

@@ -1,5 +1,6 @@
-package dev.horae.gate.runtime;
+package dev.horae.gate.runtime.internal;
 
+import dev.horae.gate.runtime.ToolRecoveryPolicy;
 import dev.horae.spi.gate.ToolCall;
 import java.util.Objects;
 
