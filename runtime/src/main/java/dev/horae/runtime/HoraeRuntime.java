@@ -810,8 +810,7 @@ public final class HoraeRuntime implements Host, AutoCloseable {
     private @Nullable DueIndexer dueIndexer;
     private DueSessions.@Nullable Settings dueSettings;
     private @Nullable Duration idleHistoryRetention;
-    private @Nullable Duration awaitDeadline;
-    private java.util.OptionalInt maxSteps = java.util.OptionalInt.empty();
+    private dev.horae.runtime.agent.TurnLimits limits = dev.horae.runtime.agent.TurnLimits.NONE;
     private ResolvedExecutionEnv environment = ResolvedExecutionEnv.empty();
 
     private Builder() {}
@@ -1039,10 +1038,7 @@ public final class HoraeRuntime implements Host, AutoCloseable {
      */
     public Builder awaitDeadline(Duration v) {
       settings.mark("awaitDeadline");
-      if (v.isZero() || v.isNegative()) {
-        throw new IllegalArgumentException("awaitDeadline must be more than zero: " + v);
-      }
-      awaitDeadline = v;
+      limits = limits.withAwaitDeadline(v);
       return this;
     }
 
@@ -1058,15 +1054,12 @@ public final class HoraeRuntime implements Host, AutoCloseable {
      */
     public Builder maxSteps(int v) {
       settings.mark("maxSteps");
-      if (v < 1) {
-        throw new IllegalArgumentException("maxSteps must be at least 1: " + v);
-      }
-      maxSteps = java.util.OptionalInt.of(v);
+      limits = limits.withMaxSteps(v);
       return this;
     }
 
     private dev.horae.runtime.agent.TurnLimits limits() {
-      return new dev.horae.runtime.agent.TurnLimits(Optional.ofNullable(awaitDeadline), maxSteps);
+      return limits;
     }
 
     /**

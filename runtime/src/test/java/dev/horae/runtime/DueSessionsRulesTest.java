@@ -252,4 +252,14 @@ class DueSessionsRulesTest {
     assertThatThrownBy(() -> DueSessions.Settings.DEFAULTS.withRetryAfter(Duration.ZERO))
         .isInstanceOf(IllegalArgumentException.class).hasMessage("dueSessions retryAfter must be at least 1 ms, got PT0S");
   }
+
+  @Test
+  void theSmallestSettingsAreAccepted() {
+    DueSessions.Settings least = DueSessions.Settings.DEFAULTS.withMaxOpen(1).withPoll(Duration.ofMillis(1))
+        .withRetryAfter(Duration.ofMillis(1)).withKeepOpenWithin(Duration.ZERO);
+    assertThat(least.maxOpen()).isEqualTo(1);
+    assertThat(least.poll()).isEqualTo(Duration.ofMillis(1));
+    assertThat(least.retryAfter()).isEqualTo(Duration.ofMillis(1));
+    assertThat(least.keepOpenWithin()).isZero();
+  }
 }

@@ -229,6 +229,11 @@ class ParkedRunRulesTest {
   void anAwaitDeadlineMustBeMoreThanZero() {
     assertThatThrownBy(() -> HoraeRuntime.builder().awaitDeadline(Duration.ZERO))
         .isInstanceOf(IllegalArgumentException.class).hasMessage("awaitDeadline must be more than zero: PT0S");
+    assertThatThrownBy(() -> HoraeRuntime.builder().awaitDeadline(Duration.ofSeconds(-1)))
+        .isInstanceOf(IllegalArgumentException.class).hasMessage("awaitDeadline must be more than zero: PT-1S");
+    // the shortest deadline is accepted: a millisecond after the commit
+    org.assertj.core.api.Assertions.assertThatCode(() -> HoraeRuntime.builder().awaitDeadline(Duration.ofMillis(1)))
+        .doesNotThrowAnyException();
   }
 
   // ---- §8.4 client-executed tools --------------------------------------------------------------

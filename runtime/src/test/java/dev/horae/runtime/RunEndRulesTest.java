@@ -273,5 +273,9 @@ class RunEndRulesTest {
   void aCeilingBelowOneIsRefused() {
     org.assertj.core.api.Assertions.assertThatThrownBy(() -> HoraeRuntime.builder().maxSteps(0))
         .isInstanceOf(IllegalArgumentException.class).hasMessage("maxSteps must be at least 1: 0");
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> HoraeRuntime.builder().maxSteps(-3))
+        .isInstanceOf(IllegalArgumentException.class).hasMessage("maxSteps must be at least 1: -3");
+    // one is the smallest ceiling: a turn of exactly one step
+    org.assertj.core.api.Assertions.assertThatCode(() -> HoraeRuntime.builder().maxSteps(1)).doesNotThrowAnyException();
   }
 }

@@ -56,7 +56,7 @@ public final class TestHost implements Host {
   private final boolean persistence;
   private final boolean invariantsEnabled;
   private final boolean dispatch;
-  private final @Nullable Duration awaitDeadline;
+  private final TurnLimits limits;
   private final ResolvedExecutionEnv environment;
 
   private TestHost(Builder b, ManualTime time, SequentialIds ids, SettableZone zone, InMemorySessionStore store, boolean resume) {
@@ -67,13 +67,13 @@ public final class TestHost implements Host {
     this.persistence = b.persistence;
     this.invariantsEnabled = b.invariants;
     this.dispatch = b.dispatch;
-    this.awaitDeadline = b.awaitDeadline;
+    this.limits = b.limits;
     this.environment = b.environment;
     this.warnings = new CapturingWarnings();
     this.sessions = new InMemorySessions(time, warnings, store);
     this.drivers = new DriverQueue();
     this.core = HostServices.assemble(sessions, drivers, warnings, TestAgent::new, b.invariants, time, b.dispatch,
-        IdleHistory.keep(), new TurnLimits(Optional.ofNullable(b.awaitDeadline), java.util.OptionalInt.empty()), b.environment);
+        IdleHistory.keep(), b.limits, b.environment);
     if (persistence) {
       var unused = sessions.onFlush(store);
       core.provide(SessionStore.class, store);
@@ -117,7 +117,7 @@ public final class TestHost implements Host {
     b.persistence = persistence;
     b.invariants = invariantsEnabled;
     b.dispatch = dispatchScheduledActions;
-    b.awaitDeadline = awaitDeadline;
+    b.limits = limits;
     b.environment = environment;
     return new TestHost(b, time, ids, zone, store, true);
   }
@@ -373,7 +373,7 @@ public final class TestHost implements Host {
     private boolean persistence = true;
     private boolean invariants = true;
     private boolean dispatch = true;
-    private @Nullable Duration awaitDeadline;
+    private TurnLimits limits = TurnLimits.NONE;
     private ResolvedExecutionEnv environment = ResolvedExecutionEnv.empty();
 
     private Builder() {}
@@ -400,10 +400,7 @@ public final class TestHost implements Host {
      * @throws IllegalArgumentException when {@code v} is zero or negative
      */
     public Builder awaitDeadline(Duration v) {
-      if (v.isZero() || v.isNegative()) {
-        throw new IllegalArgumentException("awaitDeadline must be more than zero: " + v);
-      }
-      this.awaitDeadline = v;
+      this.limits = limits.withAwaitDeadline(v);
       return this;
     }
 

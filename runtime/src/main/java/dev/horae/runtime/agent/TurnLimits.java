@@ -34,4 +34,27 @@ public record TurnLimits(Optional<Duration> awaitDeadline, OptionalInt maxSteps)
       throw new IllegalArgumentException("maxSteps must be at least 1: " + maxSteps.getAsInt());
     }
   }
+
+  /**
+   * These limits with a ticket deadline; the one check of it (the runtime's and the testkit's
+   * builders both come here).
+   *
+   * @param v the time to answer, more than zero
+   * @return the new limits
+   * @throws IllegalArgumentException when {@code v} is zero or negative
+   */
+  public TurnLimits withAwaitDeadline(Duration v) {
+    return new TurnLimits(Optional.of(v), maxSteps);
+  }
+
+  /**
+   * These limits with a step ceiling.
+   *
+   * @param v the ceiling, at least 1
+   * @return the new limits
+   * @throws IllegalArgumentException when {@code v} is below 1
+   */
+  public TurnLimits withMaxSteps(int v) {
+    return new TurnLimits(awaitDeadline, OptionalInt.of(v));
+  }
 }

@@ -435,4 +435,12 @@ class GateParkingTest {
         .filter(e -> e.path("type").asText().equals("permissionDecided"))
         .map(e -> e.path("decision").asText()).toList();
   }
+
+  @Test
+  void theTestHostRefusesADeadlineTheRuntimeRefuses() {
+    // one check of the limits for both builders (TurnLimits), so a test host cannot be set up
+    // with a deadline the production runtime would refuse
+    assertThatThrownBy(() -> TestHost.builder().awaitDeadline(java.time.Duration.ZERO))
+        .isInstanceOf(IllegalArgumentException.class).hasMessage("awaitDeadline must be more than zero: PT0S");
+  }
 }
