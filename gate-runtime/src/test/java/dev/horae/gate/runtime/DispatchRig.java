@@ -27,7 +27,7 @@ final class DispatchRig implements AutoCloseable {
 
   final Kind kind;
   final LogHost host;
-  final ManualTimers timers;
+  final QueuedTimers timers = new QueuedTimers();
   final DispatchQueue queue;
   final String thread;
   final RecordingTarget target = new RecordingTarget();
@@ -36,7 +36,6 @@ final class DispatchRig implements AutoCloseable {
   private DispatchRig(Kind kind, LogHost host) {
     this.kind = kind;
     this.host = host;
-    this.timers = new ManualTimers(host);
     if (kind == Kind.IN_MEMORY) {
       this.queue = InMemoryDispatchQueue.create();
       this.thread = "thread-1";

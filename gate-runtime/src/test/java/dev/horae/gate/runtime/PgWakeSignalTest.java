@@ -10,8 +10,6 @@ import dev.horae.gate.AwaitTarget;
 import dev.horae.gate.PendingTool;
 import dev.horae.gate.ToolAwaitReason;
 import dev.horae.spi.session.Json;
-import dev.horae.spi.time.Cancellable;
-import dev.horae.spi.time.Timers;
 import dev.horae.store.Postgres;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -20,14 +18,11 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
@@ -50,41 +45,6 @@ class PgWakeSignalTest {
   private static final long BOUND_S = 30;
   // so long that only a wake, never the poll, can make the dispatcher claim within the test
   private static final long HOUR = 3_600_000;
-
-  /** Timers whose tasks the test takes and runs itself; nothing fires on its own. */
-  static final class QueuedTimers implements Timers {
-    /** One scheduled task. */
-    static final class Scheduled implements Cancellable {
-      final Duration delay;
-      final Runnable task;
-      final AtomicBoolean cancelled = new AtomicBoolean();
-
-      Scheduled(Duration delay, Runnable task) {
-        this.delay = delay;
-        this.task = task;
-      }
-
-      @Override
-      public void cancel() {
-        cancelled.set(true);
-      }
-    }
-
-    final BlockingQueue<Scheduled> scheduled = new LinkedBlockingQueue<>();
-
-    @Override
-    public Cancellable schedule(Duration delay, Runnable task) {
-      Scheduled s = new Scheduled(delay, task);
-      scheduled.add(s);
-      return s;
-    }
-
-    Scheduled take() throws InterruptedException {
-      Scheduled s = scheduled.poll(BOUND_S, TimeUnit.SECONDS);
-      assertThat(s).as("a timer was scheduled").isNotNull();
-      return s;
-    }
-  }
 
   /** Runs each task on a new daemon thread, counting the tasks that have returned. */
   static final class Threads implements java.util.concurrent.Executor {
