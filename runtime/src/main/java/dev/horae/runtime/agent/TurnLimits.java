@@ -36,8 +36,8 @@ public record TurnLimits(Optional<Duration> awaitDeadline, OptionalInt maxSteps)
   }
 
   /**
-   * These limits with a ticket deadline; the one check of it (the runtime's and the testkit's
-   * builders both come here).
+   * These limits with a ticket deadline; every builder that takes limits comes here, so the
+   * record's constructor is their one check.
    *
    * @param v the time to answer, more than zero
    * @return the new limits
