@@ -25,21 +25,18 @@ import java.time.ZoneId;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 /**
- * The test host seen through a few fault switches the testkit does not offer: an immediate flush
- * (to time Schedule alone), failing message ids (a framing failure) and a throwing
- * {@code runWithoutInitiator}.
+ * The test host seen through two fault switches the testkit does not offer: failing message ids (a
+ * framing failure) and a throwing {@code runWithoutInitiator}.
  */
 final class WrappedHost implements Host {
 
   final TestHost d;
-  volatile boolean instantFlush;
   final AtomicInteger failIds = new AtomicInteger();
   final AtomicInteger failRunWithoutInitiator = new AtomicInteger();
   private final Sessions sessions;
@@ -54,9 +51,7 @@ final class WrappedHost implements Host {
       @Override public Session resume(String id) { return s.resume(id); }
       @Override public Optional<Session> get(String id) { return s.get(id); }
       @Override public List<Session> list() { return s.list(); }
-      @Override public CompletionStage<Boolean> flush(Session session) {
-        return instantFlush ? CompletableFuture.completedFuture(true) : s.flush(session);
-      }
+      @Override public CompletionStage<Boolean> flush(Session session) { return s.flush(session); }
       @Override public Registration onFlush(DurabilityListener l) { return s.onFlush(l); }
       @Override public Registration onPreAppend(AppendValidator v) { return s.onPreAppend(v); }
       @Override public Registration onEvent(EventObserver o) { return s.onEvent(o); }
