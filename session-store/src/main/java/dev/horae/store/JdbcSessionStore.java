@@ -1,6 +1,7 @@
 package dev.horae.store;
 
 import dev.horae.spi.session.EventCodec;
+import dev.horae.spi.session.PayloadBlocks;
 import dev.horae.spi.session.Json;
 import dev.horae.spi.session.SessionEvent;
 import dev.horae.spi.session.SessionHeader;
@@ -388,7 +389,7 @@ public final class JdbcSessionStore implements DueIndexed {
           throw new SessionStoreException("session " + id + " has no stored event at seq " + mine.seq() + " in " + tables.events());
         }
         String stored = row.getString(1);
-        SessionEvent last = decode(id, mine.seq(), stored);
+        SessionEvent last = decode(id, mine.seq(), stored, null);
         // compared in their stored form, so payload node types (int or long) do not matter
         if (!stored.equals(EventCodec.write(mine))) {
           throw new IllegalArgumentException(
@@ -435,6 +436,8 @@ public final class JdbcSessionStore implements DueIndexed {
       }
     }
     List<SessionEvent> events = new ArrayList<>();
+    // the loaded log is retained whole: its payloads share blocks (PayloadBlocks says why)
+    PayloadBlocks blocks = new PayloadBlocks();
     try (PreparedStatement read = c.prepareStatement(tables.readEvents())) {
       read.setFetchSize(1000);
       read.setString(1, id);
@@ -447,7 +450,7 @@ public final class JdbcSessionStore implements DueIndexed {
                 "session " + id + " in " + tables.events() + " is not contiguous: expected seq " + events.size()
                     + ", found " + seq);
           }
-          events.add(decode(id, seq, rows.getString(2)));
+          events.add(decode(id, seq, rows.getString(2), blocks));
         }
       }
     }
@@ -488,12 +491,15 @@ public final class JdbcSessionStore implements DueIndexed {
     }
   }
 
-  private SessionEvent decode(String id, long seq, String text) {
+  // blocks: where a whole load keeps its payloads; null for a single event read and dropped
+  private SessionEvent decode(String id, long seq, String text, @Nullable PayloadBlocks blocks) {
     SessionEvent event;
     try {
       // read by the streaming reader the file store uses: the payload stays text, no tree
       byte[] bytes = utf8(text);
-      event = EventCodec.readEvent(bytes, 0, bytes.length);
+      event = blocks == null
+          ? EventCodec.readEvent(bytes, 0, bytes.length)
+          : EventCodec.readEvent(bytes, 0, bytes.length, blocks);
     } catch (IllegalArgumentException | EventCodec.Unreadable e) {
       throw new SessionStoreException(
           "session " + id + " has a corrupt event at seq " + seq + " in " + tables.events() + ": " + e.getMessage(), e);

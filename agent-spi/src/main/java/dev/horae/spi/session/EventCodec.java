@@ -109,7 +109,7 @@ public final class EventCodec {
   public static SessionEvent fromJson(JsonNode json) {
     try (JsonParser p = json.traverse()) {
       p.nextToken();
-      return readEvent(p, null, 0, json);
+      return readEvent(p, null, 0, json, null);
     } catch (IOException e) {
       throw new IllegalStateException("walking a tree in memory failed", e);
     }
@@ -174,7 +174,7 @@ public final class EventCodec {
           continue;
         }
         try {
-          events.add(readEvent(p, utf8, offset, null));
+          events.add(readEvent(p, utf8, offset, null, null));
         } catch (IllegalArgumentException e) {
           // the first wrong event is the answer only if the rest of the text is JSON at all
           wrong = new Unreadable(false, List.copyOf(events), String.valueOf(e.getMessage()));
@@ -207,13 +207,33 @@ public final class EventCodec {
    * @throws Unreadable when the bytes are not one JSON value or its members are wrong
    */
   public static SessionEvent readEvent(byte[] utf8, int offset, int length) {
+    return readStored(utf8, offset, length, null);
+  }
+
+  /**
+   * {@link #readEvent(byte[], int, int)}, with the event's payload copied into {@code blocks}
+   * instead of an array of its own: what a store's load of a whole log does, one {@link
+   * PayloadBlocks} for all the events of that load. The event is equal to that of the plain read.
+   *
+   * @param utf8 the buffer
+   * @param offset where the JSON starts
+   * @param length how many bytes it has
+   * @param blocks where the payload is copied
+   * @return the event
+   * @throws Unreadable when the bytes are not one JSON value or its members are wrong
+   */
+  public static SessionEvent readEvent(byte[] utf8, int offset, int length, PayloadBlocks blocks) {
+    return readStored(utf8, offset, length, Objects.requireNonNull(blocks, "blocks"));
+  }
+
+  private static SessionEvent readStored(byte[] utf8, int offset, int length, @Nullable PayloadBlocks blocks) {
     try (JsonParser p = Json.mapper().getFactory().createParser(utf8, offset, length)) {
       if (p.nextToken() == null) {
         throw new Unreadable(true, null, "no JSON value");
       }
       SessionEvent event;
       try {
-        event = readEvent(p, utf8, offset, null);
+        event = readEvent(p, utf8, offset, null, blocks);
       } catch (IllegalArgumentException e) {
         skipValue(p);
         requireEnd(p);
@@ -242,7 +262,22 @@ public final class EventCodec {
    * @return a reader for texts in {@code [from, to)}, in order
    */
   public static Texts texts(byte[] buffer, int from, int to) {
-    return new Texts(buffer, from, to);
+    return new Texts(buffer, from, to, null);
+  }
+
+  /**
+   * {@link #texts(byte[], int, int)}, with the payloads of the events read kept in {@code blocks}
+   * instead of an array each: what a store's load of a whole log does, one {@link PayloadBlocks}
+   * for all the readers of that load. The events are equal to those of the plain reader.
+   *
+   * @param buffer the bytes, read in place (not copied) and not changed
+   * @param from where the parser starts: white space or the first text
+   * @param to the end of the last whole text in the buffer
+   * @param blocks where the payloads are copied
+   * @return a reader for texts in {@code [from, to)}, in order
+   */
+  public static Texts texts(byte[] buffer, int from, int to, PayloadBlocks blocks) {
+    return new Texts(buffer, from, to, Objects.requireNonNull(blocks, "blocks"));
   }
 
   /**
@@ -254,15 +289,17 @@ public final class EventCodec {
     private final byte[] buffer;
     private final int from;
     private final int to;
+    private final @Nullable PayloadBlocks blocks;
     private @Nullable JsonParser parser;
     /** Where the parser stands in the buffer: after the last text it read. */
     private int at;
 
-    private Texts(byte[] buffer, int from, int to) {
+    private Texts(byte[] buffer, int from, int to, @Nullable PayloadBlocks blocks) {
       Objects.checkFromToIndex(from, to, buffer.length);
       this.buffer = buffer;
       this.from = from;
       this.to = to;
+      this.blocks = blocks;
       this.at = from;
     }
 
@@ -305,7 +342,7 @@ public final class EventCodec {
           if (t == null) {
             return spent();
           }
-          events.add(readEvent(p, buffer, from, null));
+          events.add(readEvent(p, buffer, from, null, blocks));
         }
         long after = from + p.currentLocation().getByteOffset();
         if (events.isEmpty() || after > end || !blank((int) after, end)) {
@@ -357,9 +394,11 @@ public final class EventCodec {
    * The one event decoder. The parser stands on the event's first token and is left on its last.
    * It reads stored bytes ({@code utf8}, the payload kept as its slice of them) or walks a tree
    * ({@code tree}, the event object itself: its payload and optional members are taken from it as
-   * they are, so a caller's tree is checked and written out as the constructor does).
+   * they are, so a caller's tree is checked and written out as the constructor does). A stored
+   * payload is copied into {@code blocks} when given, else into an array of its own.
    */
-  private static SessionEvent readEvent(JsonParser p, byte @Nullable [] utf8, int offset, @Nullable JsonNode tree)
+  private static SessionEvent readEvent(
+      JsonParser p, byte @Nullable [] utf8, int offset, @Nullable JsonNode tree, @Nullable PayloadBlocks blocks)
       throws IOException {
     if (p.currentToken() != JsonToken.START_OBJECT) {
       throw new IllegalArgumentException("event must be a JSON object");
@@ -370,6 +409,8 @@ public final class EventCodec {
     boolean timeValid = false;
     long time = 0;
     byte[] data = null;
+    int dataOffset = 0;
+    int dataLength = 0;
     JsonNode dataTree = null;
     JsonNode surface = null;
     JsonNode sources = null;
@@ -394,7 +435,17 @@ public final class EventCodec {
         }
         case "data" -> {
           if (utf8 != null) {
-            data = slice(p, utf8, offset);
+            int start = offset + (int) p.currentTokenLocation().getByteOffset();
+            skipValue(p);
+            int end = offset + (int) p.currentLocation().getByteOffset();
+            checkLength(p, utf8, start, end);
+            dataLength = end - start;
+            if (blocks == null) {
+              data = Arrays.copyOfRange(utf8, start, end);
+            } else {
+              data = blocks.copy(utf8, start, dataLength);
+              dataOffset = blocks.offset();
+            }
           } else {
             p.skipChildren();
             dataTree = member(tree, name);
@@ -415,7 +466,7 @@ public final class EventCodec {
       throw new IllegalArgumentException("event member \"time\" must be an integer");
     }
     if (data != null) {
-      return new SessionEvent(seq, type, time, data, surfaceOp(surface), sources(sources));
+      return new SessionEvent(seq, type, time, data, dataOffset, dataLength, surfaceOp(surface), sources(sources));
     }
     if (dataTree == null) {
       throw new IllegalArgumentException("event member \"data\" is missing");
@@ -454,29 +505,24 @@ public final class EventCodec {
         && (p.getNumberType() != JsonParser.NumberType.BIG_INTEGER || p.getBigIntegerValue().bitLength() < 64);
   }
 
-  // the payload's bytes exactly as stored, from its first byte to its last
-  private static byte[] slice(JsonParser p, byte[] utf8, int offset) throws IOException {
-    int start = offset + (int) p.currentTokenLocation().getByteOffset();
-    skipValue(p);
-    int end = offset + (int) p.currentLocation().getByteOffset();
-    byte[] data = Arrays.copyOfRange(utf8, start, end);
-    if (data.length > Json.mapper().getFactory().streamReadConstraints().getMaxStringLength()) {
+  // the payload's bytes exactly as stored are utf8[start, end), stepped over by skipValue
+  private static void checkLength(JsonParser p, byte[] utf8, int start, int end) throws IOException {
+    if (end - start > Json.mapper().getFactory().streamReadConstraints().getMaxStringLength()) {
       // only bytes this many can hold a string too long for the parser, which skipping does not
       // measure: parse them once, so an event that loads can always give its payload
       try {
-        Json.parse(data, 0, data.length);
+        Json.parse(utf8, start, end - start);
       } catch (IllegalArgumentException e) {
         throw new JsonParseException(p, String.valueOf(e.getMessage()), e);
       }
     }
-    return data;
   }
 
   /**
    * Steps over the value the parser stands on, leaving it on the value's last token, and checks
    * that every token is one the shared parser would turn into a tree: a string is checked for
    * UTF-8 while skipped, a decimal number is converted as the tree's decimal node converts it.
-   * Only a string's length is not measured while skipping ({@link #slice} makes up for it).
+   * Only a string's length is not measured while skipping ({@link #checkLength} makes up for it).
    */
   private static void skipValue(JsonParser p) throws IOException {
     JsonToken t = p.currentToken();
@@ -602,7 +648,7 @@ public final class EventCodec {
     out.ascii("{\"seq\":").ascii(Long.toString(e.seq()))
         .ascii(",\"type\":").put(Json.write(TextNode.valueOf(e.type())).getBytes(StandardCharsets.UTF_8))
         .ascii(",\"time\":").ascii(Long.toString(e.time()))
-        .ascii(",\"data\":").put(e.dataBytes());
+        .ascii(",\"data\":").put(e.dataArray(), e.dataOffset(), e.dataLength());
     e.surfaceOp().ifPresent(op -> {
       if (op instanceof SurfaceOp.Replace r) {
         out.ascii(",\"surfaceOp\":{\"op\":\"replace\",\"start\":").ascii(Long.toString(r.start()))
@@ -634,9 +680,13 @@ public final class EventCodec {
     }
 
     Utf8 put(byte[] bytes) {
-      room(bytes.length);
-      System.arraycopy(bytes, 0, buffer, size, bytes.length);
-      size += bytes.length;
+      return put(bytes, 0, bytes.length);
+    }
+
+    Utf8 put(byte[] bytes, int offset, int length) {
+      room(length);
+      System.arraycopy(bytes, offset, buffer, size, length);
+      size += length;
       return this;
     }
 

@@ -42,7 +42,11 @@ public final class SessionEvent {
   private final long seq;
   private final String type;
   private final long time;
+  // the payload's text is data[offset, offset + length): an event of its own array, or one of the
+  // many an event store's load packs into one block (PayloadBlocks)
   private final byte[] data;
+  private final int offset;
+  private final int length;
   private final Optional<SurfaceOp> surfaceOp;
   private final List<Long> sourceEventSeqs;
   // the payload tree's hash, computed on first use (0: not yet); fits the object's padding
@@ -72,6 +76,21 @@ public final class SessionEvent {
 
   // the payload bytes are valid JSON the shared parser reads: the caller checked them
   SessionEvent(long seq, String type, long time, byte[] data, Optional<SurfaceOp> surfaceOp, List<Long> sourceEventSeqs) {
+    this(seq, type, time, data, 0, data.length, surfaceOp, sourceEventSeqs);
+  }
+
+  // data[offset, offset + length) is valid JSON the shared parser reads, and nothing ever writes
+  // those bytes again: the caller checked them and owns the array
+  SessionEvent(
+      long seq,
+      String type,
+      long time,
+      byte[] data,
+      int offset,
+      int length,
+      Optional<SurfaceOp> surfaceOp,
+      List<Long> sourceEventSeqs) {
+    Objects.checkFromIndexSize(offset, length, data.length);
     Objects.requireNonNull(type, "type");
     Objects.requireNonNull(surfaceOp, "surfaceOp");
     if (seq < 0) {
@@ -84,6 +103,8 @@ public final class SessionEvent {
     this.type = type;
     this.time = time;
     this.data = data;
+    this.offset = offset;
+    this.length = length;
     // one shared instance for the common op, so a million model-visible events hold no copies
     this.surfaceOp = surfaceOp.isPresent() && surfaceOp.get() instanceof SurfaceOp.Append ? APPEND : surfaceOp;
     this.sourceEventSeqs = List.copyOf(sourceEventSeqs);
@@ -143,7 +164,7 @@ public final class SessionEvent {
    * @return a fresh tree of the payload
    */
   public JsonNode data() {
-    return Json.parse(data, 0, data.length);
+    return Json.parse(data, offset, length);
   }
 
   /**
@@ -158,7 +179,7 @@ public final class SessionEvent {
    */
   public JsonParser dataParser() {
     try {
-      return Json.mapper().getFactory().createParser(data, 0, data.length);
+      return Json.mapper().getFactory().createParser(data, offset, length);
     } catch (IOException e) {
       // a parser over bytes in memory reads nothing when it is created: this cannot happen
       throw new UncheckedIOException(e);
@@ -217,10 +238,10 @@ public final class SessionEvent {
       }
       int given = 0;
       while (given < length && event < events.size()) {
-        byte[] data = events.get(event).data;
-        if (at < data.length) {
-          int n = Math.min(length - given, data.length - at);
-          System.arraycopy(data, at, into, offset + given, n);
+        SessionEvent e = events.get(event);
+        if (at < e.length) {
+          int n = Math.min(length - given, e.length - at);
+          System.arraycopy(e.data, e.offset + at, into, offset + given, n);
           at += n;
           given += n;
         } else {
@@ -252,9 +273,18 @@ public final class SessionEvent {
     return sourceEventSeqs;
   }
 
-  // the codec writes the payload's text into a stored line or row without parsing it
-  byte[] dataBytes() {
+  // the codec writes the payload's text into a stored line or row without parsing it: the array
+  // stays in this package, and the codec copies data[dataOffset(), + dataLength()) out of it
+  byte[] dataArray() {
     return data;
+  }
+
+  int dataOffset() {
+    return offset;
+  }
+
+  int dataLength() {
+    return length;
   }
 
   @Override
@@ -270,7 +300,8 @@ public final class SessionEvent {
       return false;
     }
     // the same text is the same value; different texts may still denote equal trees
-    return Arrays.equals(data, other.data) || data().equals(other.data());
+    return Arrays.equals(data, offset, offset + length, other.data, other.offset, other.offset + other.length)
+        || data().equals(other.data());
   }
 
   @Override
@@ -288,6 +319,6 @@ public final class SessionEvent {
   @Override
   public String toString() {
     return "SessionEvent[seq=" + seq + ", type=" + type + ", time=" + time + ", data="
-        + new String(data, StandardCharsets.UTF_8) + ", surfaceOp=" + surfaceOp + ", sourceEventSeqs=" + sourceEventSeqs + "]";
+        + new String(data, offset, length, StandardCharsets.UTF_8) + ", surfaceOp=" + surfaceOp + ", sourceEventSeqs=" + sourceEventSeqs + "]";
   }
 }

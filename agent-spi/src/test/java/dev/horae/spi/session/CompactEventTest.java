@@ -165,7 +165,7 @@ class CompactEventTest {
     assertThat(first.seq()).isEqualTo(4);
     assertThat(first.type()).isEqualTo("user/message");
     assertThat(first.time()).isEqualTo(9);
-    assertThat(new String(first.dataBytes(), StandardCharsets.UTF_8)).isEqualTo("\"h\u00e9\"");
+    assertThat(new String(first.dataArray(), first.dataOffset(), first.dataLength(), StandardCharsets.UTF_8)).isEqualTo("\"h\u00e9\"");
     assertThat(first.surfaceOp()).contains(new SurfaceOp.Replace(1, 2));
     assertThat(first.sourceEventSeqs()).containsExactly(1L, 2L);
     assertThat(events.get(1).data().toString()).isEqualTo("1.50");

@@ -2,6 +2,7 @@ package dev.horae.store.internal;
 
 import dev.horae.spi.session.EventCodec;
 import dev.horae.spi.session.EventCodec.Texts;
+import dev.horae.spi.session.PayloadBlocks;
 import dev.horae.spi.session.SessionEvent;
 import dev.horae.store.CommitLogCorruptException;
 import dev.horae.store.internal.frame.LineFrame;
@@ -148,9 +149,11 @@ final class LogScanner {
    * overwritten with spaces before its JSON is read (the checksum covers only the JSON and was
    * checked), so the parser steps over them as white space between one line's array and the next.
    * A line the parser cannot vouch for is read on its own by {@link LineFrame}, and the lines after
-   * it by a new parser.
+   * it by a new parser. The payloads of all the file's events share the blocks of one {@link
+   * PayloadBlocks}: the log they make is retained whole.
    */
   private static final class OneParser implements LineFrame.FirstRead, AutoCloseable {
+    private final PayloadBlocks blocks = new PayloadBlocks();
     private @Nullable Texts texts;
     /** The end of the buffer's last whole line: the parser reads no further. */
     private int end;
@@ -169,7 +172,7 @@ final class LogScanner {
       Arrays.fill(buffer, line, json, (byte) ' ');
       Texts t = texts;
       if (t == null) {
-        t = EventCodec.texts(buffer, line, end);
+        t = EventCodec.texts(buffer, line, end, blocks);
         texts = t;
       }
       Optional<List<SessionEvent>> events = t.read(json, length);
