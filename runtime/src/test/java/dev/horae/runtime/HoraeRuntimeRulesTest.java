@@ -216,6 +216,26 @@ class HoraeRuntimeRulesTest {
   }
 
   @Test
+  void theGateRegistryIsOfferedAsAHostService() {
+    // docs/host-guide.md, service(Class): a plugin or a conformance scenario finds ToolGates there
+    try (HoraeRuntime horae = HoraeRuntime.builder().clock(CLOCK).build()) {
+      assertThat(horae.service(dev.horae.spi.gate.ToolGates.class)).containsSame(horae.gates());
+    }
+  }
+
+  @Test
+  void theProcessZoneGivenToTheBuilderIsTheRuntimesAndTheSystemZoneOtherwise() {
+    // host contract §12.3: the process zone comes from an injected supplier, the JVM default zone by default
+    java.util.function.Supplier<java.time.ZoneId> tokyo = () -> java.time.ZoneId.of("Asia/Tokyo");
+    try (HoraeRuntime horae = HoraeRuntime.builder().clock(CLOCK).processZone(tokyo).build()) {
+      assertThat(horae.processZone()).isSameAs(tokyo);
+    }
+    try (HoraeRuntime horae = HoraeRuntime.builder().clock(CLOCK).build()) {
+      assertThat(horae.processZone().get()).isEqualTo(java.time.ZoneId.systemDefault());
+    }
+  }
+
+  @Test
   void aProvidedServiceIsFoundAndAnEmbeddedRuntimeUsesTheFileStore(@TempDir Path dir) {
     try (HoraeRuntime horae = HoraeRuntime.builder().clock(CLOCK).build()) {
       horae.provide(StringBuilder.class, new StringBuilder("mine"));
