@@ -140,6 +140,38 @@ class HoraeRuntimeTest {
   }
 
   @Test
+  void aTurnThatEndsAnIdleSpellCancelsTheReleaseThatSpellArmed() throws Exception {
+    ManualTimers time = new ManualTimers(Instant.parse("2026-12-01T10:00:00Z"));
+    try (HoraeRuntime horae = HoraeRuntime.builder().clock(time).timers(time).model(echoThenAnswers()).build()) {
+      horae.tools().register(echo());
+      RuntimeAgent agent = horae.openAgent("s-rearm");
+      int before = time.armed();
+      horae.prompt(agent, "say hi");
+      settle(agent);
+      horae.prompt(agent, "again");
+      settle(agent);
+      // one release armed, for the idle spell now running: the first spell's went when its driver started
+      assertThat(time.armed()).isEqualTo(before + 1);
+    }
+  }
+
+  @Test
+  void disposingAnIdleAgentCancelsTheHistoryReleaseItsIdleSpellArmed() throws Exception {
+    ManualTimers time = new ManualTimers(Instant.parse("2026-12-01T10:00:00Z"));
+    try (HoraeRuntime horae = HoraeRuntime.builder().clock(time).timers(time).model(echoThenAnswers()).build()) {
+      horae.tools().register(echo());
+      RuntimeAgent agent = horae.openAgent("s-dispose-release");
+      int before = time.armed();
+      horae.prompt(agent, "say hi");
+      settle(agent);
+      assertThat(time.armed()).as("the idle spell armed its release").isEqualTo(before + 1);
+      horae.agents().dispose(agent).toCompletableFuture().get(20, TimeUnit.SECONDS);
+      // a disposed agent leaves no timer behind on the host's timer service
+      assertThat(time.armed()).isEqualTo(before);
+    }
+  }
+
+  @Test
   void anIdleAgentReleasesItsHistoryAfterTheRetentionAndItsNextRequestStillCarriesEveryTurn() throws Exception {
     ManualTimers time = new ManualTimers(Instant.parse("2026-12-01T10:00:00Z"));
     Recording model = echoThenAnswers();

@@ -64,6 +64,15 @@ public final class ManualTimers implements InstantSource, Timers {
   }
 
   /**
+   * How many timers are armed and not yet run or cancelled.
+   *
+   * @return the count
+   */
+  public synchronized int armed() {
+    return entries.size();
+  }
+
+  /**
    * Moves the clock without running any timer: a step that simply takes that long.
    *
    * @param ms milliseconds
