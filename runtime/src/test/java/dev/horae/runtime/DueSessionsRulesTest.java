@@ -223,6 +223,20 @@ class DueSessionsRulesTest {
   }
 
   @Test
+  void closingTheRuntimeClosesItsWorkerAndLeavesNoPassArmed() {
+    ManualTimers time = new ManualTimers(START);
+    HoraeRuntime horae = runtime(time, DueSessions.Settings.DEFAULTS);
+    int before = time.armed();
+    DueSessions worker = horae.startDueSessions();
+    assertThat(time.armed()).as("the first pass, armed at once").isEqualTo(before + 1);
+    horae.close();
+    assertThat(time.armed()).isEqualTo(before);
+    // a closed worker arms nothing when started again
+    worker.start();
+    assertThat(time.armed()).isEqualTo(before);
+  }
+
+  @Test
   void theBuilderRefusesAWorkerWithoutAnIndexAndAnIndexerForAStoreItDidNotOpen() {
     assertThatThrownBy(() -> HoraeRuntime.builder().store(new MemorySessionStore()).dueSessions(DueSessions.Settings.DEFAULTS).build())
         .isInstanceOf(IllegalStateException.class).hasMessage("dueSessions needs a store with a due index: open the given "
