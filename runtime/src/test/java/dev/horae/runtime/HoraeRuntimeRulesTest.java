@@ -216,6 +216,22 @@ class HoraeRuntimeRulesTest {
   }
 
   @Test
+  void closeStopsTheTimerThreadTheRuntimeMadeAndLeavesTimersItWasGiven() {
+    HoraeRuntime own = HoraeRuntime.builder().build();
+    dev.horae.spi.time.Timers made = own.timers();
+    own.close();
+    // no timer thread outlives the runtime that started it
+    assertThatThrownBy(() -> made.schedule(java.time.Duration.ofSeconds(1), () -> { }))
+        .isInstanceOf(java.util.concurrent.RejectedExecutionException.class);
+    ManualTimers given = new ManualTimers(CLOCK.instant());
+    HoraeRuntime borrowed = HoraeRuntime.builder().clock(given).timers(given).build();
+    borrowed.close();
+    // the caller's timers are the caller's to close
+    var unused = given.schedule(java.time.Duration.ofSeconds(1), () -> { });
+    assertThat(given.armed()).isEqualTo(1);
+  }
+
+  @Test
   void theGateRegistryIsOfferedAsAHostService() {
     // docs/host-guide.md, service(Class): a plugin or a conformance scenario finds ToolGates there
     try (HoraeRuntime horae = HoraeRuntime.builder().clock(CLOCK).build()) {
