@@ -226,10 +226,15 @@ class DueSessionsRulesTest {
   void closingTheRuntimeClosesItsWorkerAndLeavesNoPassArmed() {
     ManualTimers time = new ManualTimers(START);
     HoraeRuntime horae = runtime(time, DueSessions.Settings.DEFAULTS);
-    int before = time.armed();
-    DueSessions worker = horae.startDueSessions();
-    assertThat(time.armed()).as("the first pass, armed at once").isEqualTo(before + 1);
-    horae.close();
+    int before;
+    DueSessions worker;
+    try {
+      before = time.armed();
+      worker = horae.startDueSessions();
+      assertThat(time.armed()).as("the first pass, armed at once").isEqualTo(before + 1);
+    } finally {
+      horae.close();
+    }
     assertThat(time.armed()).isEqualTo(before);
     // a closed worker arms nothing when started again
     worker.start();

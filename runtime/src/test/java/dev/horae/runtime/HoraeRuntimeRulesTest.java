@@ -217,15 +217,17 @@ class HoraeRuntimeRulesTest {
 
   @Test
   void closeStopsTheTimerThreadTheRuntimeMadeAndLeavesTimersItWasGiven() {
-    HoraeRuntime own = HoraeRuntime.builder().build();
-    dev.horae.spi.time.Timers made = own.timers();
-    own.close();
+    dev.horae.spi.time.Timers made;
+    try (HoraeRuntime own = HoraeRuntime.builder().build()) {
+      made = own.timers();
+    }
     // no timer thread outlives the runtime that started it
     assertThatThrownBy(() -> made.schedule(java.time.Duration.ofSeconds(1), () -> { }))
         .isInstanceOf(java.util.concurrent.RejectedExecutionException.class);
     ManualTimers given = new ManualTimers(CLOCK.instant());
-    HoraeRuntime borrowed = HoraeRuntime.builder().clock(given).timers(given).build();
-    borrowed.close();
+    try (HoraeRuntime borrowed = HoraeRuntime.builder().clock(given).timers(given).build()) {
+      assertThat(borrowed.timers()).isSameAs(given);
+    }
     // the caller's timers are the caller's to close
     var unused = given.schedule(java.time.Duration.ofSeconds(1), () -> { });
     assertThat(given.armed()).isEqualTo(1);

@@ -11,9 +11,9 @@ import org.jspecify.annotations.Nullable;
 /**
  * One embedded PostgreSQL server per test JVM, started on first use and stopped when the JVM exits
  * (by the shutdown hook {@link EmbeddedPostgres} registers). Shared rather than started per test
- * class because PIT (profile {@code mutation}) runs every test method as its own JUnit execution,
- * once per mutant: a {@code @BeforeAll} start would start a server for each of them. Tests keep
- * apart by using their own table prefix.
+ * class so a JVM that runs every PostgreSQL suite starts one server (PIT, which ran these suites
+ * until 2026-12-05, ran each test method as its own execution, once per mutant). Tests keep apart
+ * by using their own table prefix.
  *
  * <p>A PIT minion that times out halts its JVM, so no shutdown hook runs and the server would
  * outlive it with its data directory. A small shell watchdog started next to the server stops it
