@@ -46,6 +46,10 @@ import org.jspecify.annotations.Nullable;
  * epoch is no longer the recorded one is refused in the same transaction as its insert and writes
  * nothing. The plain {@link #persist} stays available for hosts that do not lease, and refuses a
  * session on which a lease is recorded.
+ *
+ * <p>Every persist, load, lease renewal and due-index read takes a connection from the {@link
+ * DataSource} and returns it at once, so give a long-running node a pooled one: unpooled, each is
+ * a new server process ({@code docs/persistence.md}, "Connections").
  */
 public final class JdbcSessionStore implements DueIndexed {
 

@@ -1,5 +1,7 @@
 package dev.horae.examples.chaos;
 
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
 import dev.horae.invariant.Companions;
 import dev.horae.runtime.DueSessions;
 import dev.horae.runtime.HoraeRuntime;
@@ -40,11 +42,12 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import javax.sql.DataSource;
 import org.postgresql.ds.PGSimpleDataSource;
 
 /**
  * Worker-JVM main of {@link ChaosCampaignTest}: one node of the cluster, a {@link HoraeRuntime} over
- * {@link JdbcSessionStore} with session leases, the Schedule plugin, a gate that puts {@code
+ * {@link JdbcSessionStore} (over a connection pool) with session leases, the Schedule plugin, a gate that puts {@code
  * send_email} under the {@code schedule} verdict, and the due-sessions worker, on the system clock.
  *
  * <p>Args: JDBC URL, user, password, table prefix, worker number, session count, prompts per session,
@@ -67,6 +70,8 @@ public final class ChaosWorker {
   private static final PrintStream out = new PrintStream(System.out, false, StandardCharsets.UTF_8);
   /** How far ahead the next reminder of a session must be for this worker to close it. */
   private static final long CLOSE_MARGIN_MS = 2_000;
+  /** Connections per node: two prompting threads, drivers, renewals, the due pass and the wake. */
+  private static final int POOL = 8;
   /** Set once stdin says stop (or ends). */
   private static volatile boolean stopping;
 
@@ -114,12 +119,27 @@ public final class ChaosWorker {
     Duration lease = Duration.ofMillis(Long.parseLong(args[7]));
     // unique per process: a restarted worker is a new owner, as a restarted node is
     String owner = "w" + worker + "-" + ProcessHandle.current().pid();
-    PGSimpleDataSource dataSource = new PGSimpleDataSource();
-    dataSource.setUrl(args[0]);
-    dataSource.setUser(args[1]);
-    dataSource.setPassword(args[2]);
+    PGSimpleDataSource connections = new PGSimpleDataSource();
+    connections.setUrl(args[0]);
+    connections.setUser(args[1]);
+    connections.setPassword(args[2]);
     // every connection names its node: the test's audit trigger records it beside each event row
-    dataSource.setApplicationName(owner);
+    connections.setApplicationName(owner);
+    // pooled, as a deployment's would be (docs/persistence.md, "Connections"): lease renewals, due
+    // polls and appends each take a connection, and unpooled each was a new server process — on a
+    // 2-core machine three nodes' connection churn alone kept both cores busy (2026-12-05)
+    HikariConfig pool = new HikariConfig();
+    pool.setDataSource(connections);
+    pool.setMaximumPoolSize(POOL);
+    pool.setPoolName("chaos-" + owner);
+    try (HikariDataSource dataSource = new HikariDataSource(pool)) {
+      serveNode(dataSource, prefix, owner, worker, sessions, perSession, lease);
+    }
+    print("stopped");
+  }
+
+  private static void serveNode(DataSource dataSource, String prefix, String owner, int worker, int sessions,
+      int perSession, Duration lease) throws Exception {
     // reminders and committed scheduled actions both make a session due (docs/persistence.md, "The due index")
     JdbcSessionStore store = JdbcSessionStore.create(dataSource, prefix, HoraeRuntime.dueIndexer(ScheduleDueIndex::track));
     try (HoraeRuntime horae = HoraeRuntime.builder()
@@ -152,7 +172,6 @@ public final class ChaosWorker {
         Thread.sleep(100);
       }
     }
-    print("stopped");
   }
 
   private static void awaitStop() {
@@ -353,7 +372,7 @@ public final class ChaosWorker {
    * cover") and in the database, in the same transaction as the insert, so a node that was paused
    * between the check and the insert cannot send after another node took the session over.
    */
-  private static com.fasterxml.jackson.databind.JsonNode send(PGSimpleDataSource dataSource, String prefix,
+  private static com.fasterxml.jackson.databind.JsonNode send(DataSource dataSource, String prefix,
       SessionLeaseKeeper keeper, String sessionId, String callId, String owner) {
     Optional<SessionLease> held = keeper.lease(sessionId);
     if (!keeper.owns(sessionId) || held.isEmpty() || !(held.get() instanceof SessionLease.Fenced fenced)) {
