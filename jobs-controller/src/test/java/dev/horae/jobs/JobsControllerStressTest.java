@@ -30,6 +30,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.awaitility.Awaitility;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** 1,000 jobs settling concurrently with reads and kills, through the controller's notices. */
@@ -37,6 +38,8 @@ class JobsControllerStressTest {
 
   private static final Pattern NOTICE_ID = Pattern.compile("^background job (bash-\\d+) ");
 
+  // "scale": a load test, run by every build but left out of mutation runs (docs/testing.md, "Settings")
+  @Tag("scale")
   @Test
   void everyOwnerSeesEachNoticeAtMostOnceAndExactlyOnceUnlessSuppressed() throws Exception {
     TestHost host = TestHost.builder().build();

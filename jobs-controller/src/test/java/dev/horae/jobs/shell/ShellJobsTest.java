@@ -16,6 +16,7 @@ import java.util.OptionalInt;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledOnOs;
 import org.junit.jupiter.api.condition.OS;
@@ -135,6 +136,8 @@ class ShellJobsTest {
         .hasMessage("invalid command: expected a non-empty string, got \"\"");
   }
 
+  // "scale": a load test, run by every build but left out of mutation runs (docs/testing.md, "Settings")
+  @Tag("scale")
   @Test
   void twoHundredMegabytesOfOutputKeepOnlyTheBoundedWindow() {
     long size = 200L * 1024 * 1024;
@@ -185,6 +188,8 @@ class ShellJobsTest {
     assertThat(text.length()).isLessThan(8192 + 24576 + 64);
   }
 
+  // "scale": a load test, run by every build but left out of mutation runs (docs/testing.md, "Settings")
+  @Tag("scale")
   @Test
   void aForkedTreeThatIgnoresTermAndFloodsItsOutputIsKilledAndStaysBounded() {
     String marker = "flood-" + UUID.randomUUID();

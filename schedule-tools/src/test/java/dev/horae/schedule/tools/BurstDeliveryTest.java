@@ -25,6 +25,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -48,6 +49,8 @@ class BurstDeliveryTest {
     elsewhere.shutdownNow();
   }
 
+  // "scale": a load test, run by every build but left out of mutation runs (docs/testing.md, "Settings")
+  @Tag("scale")
   @Test
   void tenThousandDueAtOnceAreDeliveredOnceInDueOrderAtConstantStackDepth() {
     TestHost host = Burst.hostOver(Burst::instant);

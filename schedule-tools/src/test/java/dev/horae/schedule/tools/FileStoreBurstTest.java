@@ -38,6 +38,8 @@ class FileStoreBurstTest {
     deliverBurst(SyncMode.ALWAYS);
   }
 
+  // "scale": a load test, run by every build but left out of mutation runs (docs/testing.md, "Settings")
+  @Tag("scale")
   @Test
   void tenThousandDueAtOnceAreDeliveredOnceInDueOrderWithoutFsync() {
     deliverBurst(SyncMode.NEVER);
@@ -49,6 +51,8 @@ class FileStoreBurstTest {
    * session from the file; its new owner delivers the whole overdue burst once, in due order, and
    * every dispatch reaches the file.
    */
+  // "scale": a load test, run by every build but left out of mutation runs (docs/testing.md, "Settings")
+  @Tag("scale")
   @Test
   void tenThousandOverdueAfterARestartAreDeliveredOnceInDueOrder() {
     String sessionId;
