@@ -11,7 +11,6 @@ import dev.horae.schedule.internal.UtcInstants;
 import dev.horae.spi.session.SessionEvent;
 import java.io.IOException;
 import java.util.HashSet;
-import java.util.List;
 import java.util.Set;
 import org.jspecify.annotations.Nullable;
 
@@ -22,6 +21,8 @@ import org.jspecify.annotations.Nullable;
  * message. There is one decoder, a streaming one: it reads a stored event's payload bytes
  * ({@link #decode(SessionEvent)}, what the fold does for every change on open) or walks a tree
  * ({@link #decode(JsonNode)}) with the same code, so both give the same change or the same error.
+ * A stored payload in exactly the text this library writes is read first by a short path without a
+ * parser ({@link CanonicalChange}), which answers only what this decoder would.
  * Encoding writes the members in the order the library persists.
  */
 public final class ChangeCodec {
@@ -58,29 +59,15 @@ public final class ChangeCodec {
    * @throws CorruptScheduleLogException with the spec's decoder message on the first failed check
    */
   public static ScheduleChange decode(SessionEvent event) {
+    // the text this library writes is read without a parser; any other text by the full decoder
+    ScheduleChange canonical = CanonicalChange.read(event.payload());
+    if (canonical != null) {
+      return canonical;
+    }
     try (JsonParser p = event.dataParser()) {
       return decode(p);
     } catch (IOException e) {
       // an event holds only text the shared parser reads (SessionEvent's invariant)
-      throw new IllegalStateException("an event's payload did not read back", e);
-    }
-  }
-
-  /**
-   * Decodes the next payload of a parser over several events' payloads ({@link
-   * SessionEvent#dataParser(List)}), as {@link #decode(SessionEvent)} decodes it from its own
-   * parser: a fold over a whole log pays one parser set-up, not one per change. A change that
-   * decodes leaves the parser on its payload's last token; after a failure the parser stands
-   * inside a payload and must not be read further.
-   *
-   * @param payloads the parser, standing before the payload
-   * @return the change
-   * @throws CorruptScheduleLogException with the spec's decoder message on the first failed check
-   */
-  static ScheduleChange decodeNext(JsonParser payloads) {
-    try {
-      return decode(payloads);
-    } catch (IOException e) {
       throw new IllegalStateException("an event's payload did not read back", e);
     }
   }

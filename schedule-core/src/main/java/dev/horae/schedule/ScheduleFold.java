@@ -1,13 +1,11 @@
 package dev.horae.schedule;
 
-import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.horae.spi.json.EcmaJson;
 import dev.horae.spi.json.EcmaNumbers;
 import dev.horae.schedule.internal.RecordIndex;
 import dev.horae.spi.session.EventTypes;
 import dev.horae.spi.session.SessionEvent;
-import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -181,11 +179,11 @@ public final class ScheduleFold {
     }
     CorruptScheduleLogException notApplied = null;
     boolean done = false;
-    // one parser reads every payload: a decode failure ends the batch, so no later payload is
-    // read from a parser left inside a failed one
-    try (JsonParser payloads = SessionEvent.dataParser(events)) {
-      for (int i = 0; i < events.size(); i++) {
-        ScheduleChange change = ChangeCodec.decodeNext(payloads);
+    try {
+      for (SessionEvent event : events) {
+        // the persisted text is read without a parser (CanonicalChange); a decode failure ends
+        // the batch as the first error
+        ScheduleChange change = ChangeCodec.decode(event);
         if (notApplied == null) {
           try {
             apply(change);
@@ -199,9 +197,6 @@ public final class ScheduleFold {
         throw notApplied;
       }
       done = true;
-    } catch (IOException e) {
-      // closing a parser over bytes in memory only releases its buffers
-      throw new IllegalStateException("closing a parser of payloads failed", e);
     } finally {
       if (!done) {
         index = new RecordIndex();

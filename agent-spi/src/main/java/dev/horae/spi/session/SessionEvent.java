@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
@@ -165,6 +166,18 @@ public final class SessionEvent {
    */
   public JsonNode data() {
     return Json.parse(data, offset, length);
+  }
+
+  /**
+   * The payload's text as UTF-8 bytes, read-only and not copied: position 0, limit its length. For
+   * a decoder that recognizes the exact text its own encoder writes and reads it without a parser
+   * (Schedule's fold on open), falling back to {@link #dataParser()} for any other text. The bytes
+   * are valid JSON that {@link #data()} reads, and never change.
+   *
+   * @return a read-only view of the payload's bytes
+   */
+  public ByteBuffer payload() {
+    return ByteBuffer.wrap(data, offset, length).slice().asReadOnlyBuffer();
   }
 
   /**

@@ -209,4 +209,29 @@ class PayloadBlocksTest {
     }
     assertThat(events).isEqualTo(buffer.alone());
   }
+
+  @Test
+  void payloadIsTheEventsOwnTextReadOnlyAlsoInsideASharedBlock() {
+    Random random = new Random(77);
+    List<String> lines = new ArrayList<>();
+    List<String> payloads = new ArrayList<>();
+    for (int i = 0; i < 40; i++) {
+      String payload = payload(random, 10 + random.nextInt(200));
+      payloads.add(payload);
+      lines.add(line(i, payload));
+    }
+    List<SessionEvent> events = Buffer.of(lines).read(new PayloadBlocks());
+    // the events share a block, so each view must start and end at its own payload
+    assertThat(events.get(1).dataArray()).isSameAs(events.get(0).dataArray());
+    assertThat(events.get(1).dataOffset()).isPositive();
+    for (int i = 0; i < events.size(); i++) {
+      java.nio.ByteBuffer view = events.get(i).payload();
+      assertThat(view.isReadOnly()).isTrue();
+      assertThat(view.position()).isZero();
+      byte[] bytes = new byte[view.remaining()];
+      view.get(bytes);
+      assertThat(new String(bytes, java.nio.charset.StandardCharsets.UTF_8)).isEqualTo(payloads.get(i));
+      assertThat(view.get(0)).isEqualTo(payloads.get(i).getBytes(java.nio.charset.StandardCharsets.UTF_8)[0]);
+    }
+  }
 }

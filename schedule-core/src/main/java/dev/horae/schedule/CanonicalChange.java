@@ -1,0 +1,172 @@
+package dev.horae.schedule;
+
+import dev.horae.schedule.internal.UtcInstants;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The decoder's short path: a payload written exactly as the library persists a change ({@link
+ * ChangeCodec#encode}'s members in their order, compact, every string printable ASCII without an
+ * escape) is read straight from its bytes, without a parser, and the same value checks run on what
+ * it holds (spec §3.3: id and prompt trimmed and non-empty, {@code afterSeconds} a positive safe
+ * integer, {@code scheduledAt} canonical). Any other text, and any text a check refuses, is left
+ * to {@link ChangeCodec}'s full decoder, which gives every error; so this path only ever answers
+ * what the full decoder would answer, and answers nothing else.
+ *
+ * <p>Why: opening a session folds its whole log, and the full decoder's parse of every change was
+ * the largest share of a million-event open (docs/performance.md, "Canonical changes", issue 19).
+ */
+final class CanonicalChange {
+
+  private static final byte[] START = ascii("{\"version\":1,\"operation\":\"");
+  private static final byte[] CREATE = ascii("create\",\"schedule\":{\"id\":\"");
+  private static final byte[] DISPATCH = ascii("dispatch\",\"id\":\"");
+  private static final byte[] DELETE = ascii("delete\",\"id\":\"");
+  private static final byte[] KIND = ascii("\",\"kind\":\"");
+  private static final byte[] AFTER = ascii("after\",\"prompt\":\"");
+  private static final byte[] AT = ascii("at\",\"prompt\":\"");
+  private static final byte[] AFTER_SECONDS = ascii("\",\"afterSeconds\":");
+  private static final byte[] SCHEDULED_AT_AFTER_NUMBER = ascii(",\"scheduledAt\":\"");
+  private static final byte[] SCHEDULED_AT = ascii("\",\"scheduledAt\":\"");
+  private static final byte[] END_ID = ascii("\"}");
+  private static final byte[] END_RECORD = ascii("\"}}");
+  /** 15 digits stay below 2^53: a safe integer without a check of its value. */
+  private static final int MAX_DIGITS = 15;
+
+  private final ByteBuffer bytes;
+  private int at;
+
+  private CanonicalChange(ByteBuffer bytes) {
+    this.bytes = bytes;
+  }
+
+  /**
+   * The change a payload in the persisted layout holds, when every check passes.
+   *
+   * @param payload the payload's bytes (position 0)
+   * @return the change, or null when the full decoder must read the payload
+   */
+  static @Nullable ScheduleChange read(ByteBuffer payload) {
+    return new CanonicalChange(payload).change();
+  }
+
+  private @Nullable ScheduleChange change() {
+    if (!literal(START)) {
+      return null;
+    }
+    if (literal(CREATE)) {
+      return create();
+    }
+    boolean dispatch = literal(DISPATCH);
+    if (!dispatch && !literal(DELETE)) {
+      return null;
+    }
+    String id = string();
+    if (id == null || !literal(END_ID) || !ended() || !EcmaText.isNonEmptyTrimmed(id)) {
+      return null;
+    }
+    return dispatch ? new ScheduleChange.Dispatch(id) : new ScheduleChange.Delete(id);
+  }
+
+  private @Nullable ScheduleChange create() {
+    String id = string();
+    if (id == null || !literal(KIND)) {
+      return null;
+    }
+    boolean after = literal(AFTER);
+    if (!after && !literal(AT)) {
+      return null;
+    }
+    String prompt = string();
+    if (prompt == null) {
+      return null;
+    }
+    long seconds = 0;
+    if (after) {
+      if (!literal(AFTER_SECONDS)) {
+        return null;
+      }
+      seconds = digits();
+      if (seconds <= 0 || !literal(SCHEDULED_AT_AFTER_NUMBER)) {
+        return null;
+      }
+    } else if (!literal(SCHEDULED_AT)) {
+      return null;
+    }
+    String instant = string();
+    if (instant == null || !literal(END_RECORD) || !ended()) {
+      return null;
+    }
+    if (!EcmaText.isNonEmptyTrimmed(id) || !EcmaText.isNonEmptyTrimmed(prompt)
+        || UtcInstants.classify(instant) != UtcInstants.Verdict.CANONICAL) {
+      return null;
+    }
+    long millis = UtcInstants.epochOfCanonical(instant);
+    return new ScheduleChange.Create(after
+        ? new ScheduleRecord.After(id, prompt, seconds, millis)
+        : new ScheduleRecord.At(id, prompt, millis));
+  }
+
+  /** Steps over {@code expected} when the bytes at the cursor are exactly it. */
+  private boolean literal(byte[] expected) {
+    if (bytes.limit() - at < expected.length) {
+      return false;
+    }
+    for (int i = 0; i < expected.length; i++) {
+      if (bytes.get(at + i) != expected[i]) {
+        return false;
+      }
+    }
+    at += expected.length;
+    return true;
+  }
+
+  /**
+   * The string whose text runs from the cursor to the next quote, the cursor left on that quote;
+   * null when it holds an escape or a byte outside printable ASCII (the full decoder reads those).
+   */
+  private @Nullable String string() {
+    int start = at;
+    for (int i = start; i < bytes.limit(); i++) {
+      byte b = bytes.get(i);
+      if (b == '"') {
+        byte[] text = new byte[i - start];
+        bytes.get(start, text);
+        at = i;
+        return new String(text, StandardCharsets.US_ASCII);
+      }
+      if (b < 0x20 || b > 0x7e || b == '\\') {
+        return null;
+      }
+    }
+    return null;
+  }
+
+  /** A positive integer without a leading zero, of at most 15 digits; 0 when there is none. */
+  private long digits() {
+    long value = 0;
+    int start = at;
+    while (at < bytes.limit() && at - start <= MAX_DIGITS) {
+      byte b = bytes.get(at);
+      if (b < '0' || b > '9') {
+        break;
+      }
+      value = value * 10 + (b - '0');
+      at++;
+    }
+    int count = at - start;
+    if (count == 0 || count > MAX_DIGITS || bytes.get(start) == '0') {
+      return 0;
+    }
+    return value;
+  }
+
+  private boolean ended() {
+    return at == bytes.limit();
+  }
+
+  private static byte[] ascii(String text) {
+    return text.getBytes(StandardCharsets.US_ASCII);
+  }
+}
