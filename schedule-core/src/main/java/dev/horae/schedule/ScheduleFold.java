@@ -166,21 +166,13 @@ public final class ScheduleFold {
    * does not decode, else the first that does not apply.
    */
   private void absorbIntoEmpty(List<SessionEvent> appended) {
-    List<SessionEvent> events = new ArrayList<>();
-    for (SessionEvent event : appended) {
-      if (event.type().equals(EventTypes.SCHEDULE_CHANGE)) {
-        events.add(event);
-      }
-    }
-    if (events.isEmpty()) {
-      // a session that never used Schedule: nothing to read, and no parser to set up per refresh
-      position += appended.size();
-      return;
-    }
     CorruptScheduleLogException notApplied = null;
     boolean done = false;
     try {
-      for (SessionEvent event : events) {
+      for (SessionEvent event : appended) {
+        if (!event.type().equals(EventTypes.SCHEDULE_CHANGE)) {
+          continue;
+        }
         // the persisted text is read without a parser (CanonicalChange); a decode failure ends
         // the batch as the first error
         ScheduleChange change = ChangeCodec.decode(event);

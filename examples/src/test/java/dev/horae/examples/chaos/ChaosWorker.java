@@ -70,7 +70,7 @@ public final class ChaosWorker {
   private static final PrintStream out = new PrintStream(System.out, false, StandardCharsets.UTF_8);
   /** How far ahead the next reminder of a session must be for this worker to close it. */
   private static final long CLOSE_MARGIN_MS = 2_000;
-  /** Connections per node: two prompting threads, drivers, renewals, the due pass and the wake. */
+  /** Connections per node: its two prompting threads, the runtime's drivers, lease renewals and the due pass. */
   private static final int POOL = 8;
   /** Set once stdin says stop (or ends). */
   private static volatile boolean stopping;
