@@ -3,12 +3,13 @@ package dev.horae.schedule;
 import dev.horae.schedule.internal.UtcInstants;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import org.jspecify.annotations.Nullable;
 
 /**
  * The decoder's short path: a payload written exactly as the library persists a change ({@link
- * ChangeCodec#encode}'s members in their order, compact, every string printable ASCII without an
- * escape) is read straight from its bytes, without a parser, and the same value checks run on what
+ * ChangeCodec#encode}'s members in their order, compact, every string well-formed UTF-8 without
+ * an escape or a control character) is read straight from its bytes, without a parser, and the same value checks run on what
  * it holds (spec §3.3: id and prompt trimmed and non-empty, {@code afterSeconds} a positive safe
  * integer, {@code scheduledAt} canonical). Any other text, and any text a check refuses, is left
  * to {@link ChangeCodec}'s full decoder, which gives every error; so this path only ever answers
@@ -124,19 +125,29 @@ final class CanonicalChange {
 
   /**
    * The string whose text runs from the cursor to the next quote, the cursor left on that quote;
-   * null when it holds an escape or a byte outside printable ASCII (the full decoder reads those).
+   * null when it holds an escape, a control character or DEL, or bytes that are not well-formed
+   * UTF-8 (the full decoder reads those). No byte of a multi-byte UTF-8 sequence is a quote.
    */
   private @Nullable String string() {
     int start = at;
+    boolean ascii = true;
     for (int i = start; i < bytes.limit(); i++) {
       byte b = bytes.get(i);
       if (b == '"') {
         byte[] text = new byte[i - start];
         bytes.get(start, text);
+        String value = new String(text, StandardCharsets.UTF_8);
+        // decoding replaces what is not well-formed, so only well-formed bytes encode back to
+        // themselves: those the full decoder reads as the same text
+        if (!ascii && !Arrays.equals(value.getBytes(StandardCharsets.UTF_8), text)) {
+          return null;
+        }
         at = i;
-        return new String(text, StandardCharsets.US_ASCII);
+        return value;
       }
-      if (b < 0x20 || b > 0x7e || b == '\\') {
+      if (b < 0) {
+        ascii = false;
+      } else if (b < 0x20 || b == 0x7f || b == '\\') {
         return null;
       }
     }
