@@ -171,8 +171,8 @@ public final class SessionEvent {
   /**
    * The payload's text as UTF-8 bytes, read-only and not copied: position 0, limit its length. For
    * a decoder that recognizes the exact text its own encoder writes and reads it without a parser
-   * (Schedule's fold on open), falling back to {@link #dataParser()} for any other text. The bytes
-   * are valid JSON that {@link #data()} reads, and never change.
+   * (a plugin's fold over a whole log on open), falling back to {@link #dataParser()} for any other
+   * text. The bytes are valid JSON that {@link #data()} reads, and never change.
    *
    * @return a read-only view of the payload's bytes
    */
@@ -196,75 +196,6 @@ public final class SessionEvent {
     } catch (IOException e) {
       // a parser over bytes in memory reads nothing when it is created: this cannot happen
       throw new UncheckedIOException(e);
-    }
-  }
-
-  /**
-   * One streaming parser over the payloads of several events, for a reader that decodes a long run
-   * of them (a fold over a whole log on open): {@link #dataParser()} per event pays a parser's
-   * set-up (its context, buffers and symbol table) for every payload, about as much as reading a
-   * short one. The payloads follow each other as root values, one space after each, in the order
-   * of {@code events}; the parser reads each event's own bytes (copied a block at a time into its
-   * buffer, never handed out) and stands before the first payload's first token.
-   *
-   * <p>A caller that reads each payload's value to its last token before asking for the next
-   * reads, for every payload, the tokens {@link #dataParser()} of its event reads: the values are
-   * the same text, and the shared parser counts no limit over a whole document (its document
-   * length and token count are unlimited), only within one value. A caller that stops inside a
-   * value cannot tell where the next payload starts and must stop using the parser. The caller
-   * closes it.
-   *
-   * @param events the events whose payloads are read, in order
-   * @return a parser of the payloads, not yet advanced
-   */
-  public static JsonParser dataParser(List<SessionEvent> events) {
-    try {
-      return Json.mapper().getFactory().createParser(new Payloads(List.copyOf(events)));
-    } catch (IOException e) {
-      // creating a parser reads the first bytes of the stream, which come from memory
-      throw new UncheckedIOException(e);
-    }
-  }
-
-  /** The payloads of events in order, each followed by one space: the input of {@link #dataParser(List)}. */
-  private static final class Payloads extends java.io.InputStream {
-    private final List<SessionEvent> events;
-    private int event;
-    /** The next byte of the current payload to give; its length stands for the space after it. */
-    private int at;
-
-    Payloads(List<SessionEvent> events) {
-      this.events = events;
-    }
-
-    @Override
-    public int read() {
-      byte[] one = new byte[1];
-      return read(one, 0, 1) < 0 ? -1 : one[0] & 0xFF;
-    }
-
-    @Override
-    public int read(byte[] into, int offset, int length) {
-      Objects.checkFromIndexSize(offset, length, into.length);
-      if (length == 0) {
-        return 0;
-      }
-      int given = 0;
-      while (given < length && event < events.size()) {
-        SessionEvent e = events.get(event);
-        if (at < e.length) {
-          int n = Math.min(length - given, e.length - at);
-          System.arraycopy(e.data, e.offset + at, into, offset + given, n);
-          at += n;
-          given += n;
-        } else {
-          // the space that ends the payload, so a number is never continued by the next payload
-          into[offset + given++] = ' ';
-          event++;
-          at = 0;
-        }
-      }
-      return given == 0 ? -1 : given;
     }
   }
 
