@@ -88,9 +88,7 @@ public final class ArraySession implements Session {
   @Override
   public List<SessionEvent> eventsFrom(long fromSeq) {
     int from = (int) Math.max(0, Math.min(fromSeq, events.size()));
-    int to = events.size();
-    List<SessionEvent> all = events;
-    return new Range(all, from, to);
+    return new Range(events, from, events.size());
   }
 
   /** Events {@code [from, to)} of a list that only grows. */

@@ -1,6 +1,5 @@
 package dev.horae.schedule;
 
-import dev.horae.schedule.internal.UtcInstants;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
@@ -9,11 +8,11 @@ import org.jspecify.annotations.Nullable;
 /**
  * The decoder's short path: a payload written exactly as the library persists a change ({@link
  * ChangeCodec#encode}'s members in their order, compact, every string well-formed UTF-8 without
- * an escape or a control character) is read straight from its bytes, without a parser, and the same value checks run on what
- * it holds (spec §3.3: id and prompt trimmed and non-empty, {@code afterSeconds} a positive safe
- * integer, {@code scheduledAt} canonical). Any other text, and any text a check refuses, is left
- * to {@link ChangeCodec}'s full decoder, which gives every error; so this path only ever answers
- * what the full decoder would answer, and answers nothing else.
+ * an escape or a control character) is read straight from its bytes, without a parser. The values
+ * it holds go through the full decoder's own checks ({@code ChangeCodec.checked…}: spec §3.3, id
+ * and prompt trimmed and non-empty, {@code afterSeconds} a positive safe integer, {@code
+ * scheduledAt} canonical), in its order, so a value they refuse fails with the same error. Any other text is left to the
+ * full decoder; so this path answers what the full decoder would answer.
  *
  * <p>Why: opening a session folds its whole log, and the full decoder's parse of every change was
  * the largest share of a million-event open (docs/performance.md, "Canonical changes", issue 19).
@@ -64,10 +63,11 @@ final class CanonicalChange {
       return null;
     }
     String id = string();
-    if (id == null || !literal(END_ID) || !ended() || !EcmaText.isNonEmptyTrimmed(id)) {
+    if (id == null || !literal(END_ID) || !ended()) {
       return null;
     }
-    return dispatch ? new ScheduleChange.Dispatch(id) : new ScheduleChange.Delete(id);
+    String checked = ChangeCodec.checkedId(id);
+    return dispatch ? new ScheduleChange.Dispatch(checked) : new ScheduleChange.Delete(checked);
   }
 
   private @Nullable ScheduleChange create() {
@@ -89,7 +89,7 @@ final class CanonicalChange {
         return null;
       }
       seconds = digits();
-      if (seconds <= 0 || !literal(SCHEDULED_AT_AFTER_NUMBER)) {
+      if (seconds < 0 || !literal(SCHEDULED_AT_AFTER_NUMBER)) {
         return null;
       }
     } else if (!literal(SCHEDULED_AT)) {
@@ -99,14 +99,16 @@ final class CanonicalChange {
     if (instant == null || !literal(END_RECORD) || !ended()) {
       return null;
     }
-    if (!EcmaText.isNonEmptyTrimmed(id) || !EcmaText.isNonEmptyTrimmed(prompt)
-        || UtcInstants.classify(instant) != UtcInstants.Verdict.CANONICAL) {
-      return null;
-    }
-    long millis = UtcInstants.epochOfCanonical(instant);
+    // the full decoder's value checks, in its order: a value they refuse fails here as it would there
+    String kind = after ? "after" : "at";
+    String checkedPrompt = ChangeCodec.checkedPrompt(prompt, kind);
+    // at most 15 digits: the double is exact
+    long checkedSeconds = after ? ChangeCodec.checkedAfterSeconds((double) seconds) : 0;
+    String checkedId = ChangeCodec.checkedId(id);
+    long millis = ChangeCodec.checkedInstant(instant);
     return new ScheduleChange.Create(after
-        ? new ScheduleRecord.After(id, prompt, seconds, millis)
-        : new ScheduleRecord.At(id, prompt, millis));
+        ? new ScheduleRecord.After(checkedId, checkedPrompt, checkedSeconds, millis)
+        : new ScheduleRecord.At(checkedId, checkedPrompt, millis));
   }
 
   /** Steps over {@code expected} when the bytes at the cursor are exactly it. */
@@ -154,7 +156,10 @@ final class CanonicalChange {
     return null;
   }
 
-  /** A positive integer without a leading zero, of at most 15 digits; 0 when there is none. */
+  /**
+   * A whole number without a leading zero, of at most 15 digits (so its double is exact); -1 when
+   * the bytes at the cursor are not one.
+   */
   private long digits() {
     long value = 0;
     int start = at;
@@ -167,8 +172,8 @@ final class CanonicalChange {
       at++;
     }
     int count = at - start;
-    if (count == 0 || count > MAX_DIGITS || bytes.get(start) == '0') {
-      return 0;
+    if (count == 0 || count > MAX_DIGITS || (count > 1 && bytes.get(start) == '0')) {
+      return -1;
     }
     return value;
   }

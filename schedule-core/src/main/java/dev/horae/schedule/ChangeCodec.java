@@ -98,7 +98,7 @@ public final class ChangeCodec {
         if (!payload.hasExactly(VERSION, OPERATION, ID)) {
           throw corrupt("schedule " + op + " must contain exactly version, operation, and id");
         }
-        String id = decodeId(payload, ID);
+        String id = checkedId(payload.string(ID));
         return op.equals("delete") ? new ScheduleChange.Delete(id) : new ScheduleChange.Dispatch(id);
       }
       default -> throw corrupt("schedule/change operation must be create, delete, or dispatch");
@@ -162,50 +162,58 @@ public final class ChangeCodec {
           throw corrupt(
               "after schedule must contain exactly id, kind, prompt, afterSeconds, and scheduledAt");
         }
-        String prompt = decodePrompt(schedule, "after");
-        double after = schedule.numbers[R_AFTER];
-        // a positive safe integer (EcmaNumbers' rule, on the number's double value as a tree reads it)
-        if (schedule.kinds[R_AFTER] != NUMBER || !EcmaNumbers.isSafeInteger(after) || (long) after <= 0) {
-          throw corrupt("afterSeconds must be a positive safe integer");
-        }
-        String id = decodeId(schedule, R_ID);
-        long at = decodeInstant(schedule);
-        return new ScheduleRecord.After(id, prompt, (long) after, at);
+        String prompt = checkedPrompt(schedule.string(R_PROMPT), "after");
+        long after = checkedAfterSeconds(schedule.kinds[R_AFTER] == NUMBER ? schedule.numbers[R_AFTER] : Double.NaN);
+        String id = checkedId(schedule.string(R_ID));
+        long at = checkedInstant(schedule.string(R_AT));
+        return new ScheduleRecord.After(id, prompt, after, at);
       }
       case "at" -> {
         if (!schedule.hasExactly(R_ID, R_KIND, R_PROMPT, R_AT)) {
           throw corrupt("at schedule must contain exactly id, kind, prompt, and scheduledAt");
         }
-        String prompt = decodePrompt(schedule, "at");
-        String id = decodeId(schedule, R_ID);
-        long at = decodeInstant(schedule);
+        String prompt = checkedPrompt(schedule.string(R_PROMPT), "at");
+        String id = checkedId(schedule.string(R_ID));
+        long at = checkedInstant(schedule.string(R_AT));
         return new ScheduleRecord.At(id, prompt, at);
       }
       default -> throw corrupt("v1 schedule kind must be \"after\" or \"at\"");
     }
   }
 
-  private static String decodePrompt(Members schedule, String kind) {
-    String prompt = schedule.texts[R_PROMPT];
-    if (schedule.kinds[R_PROMPT] != STRING || !EcmaText.isNonEmptyTrimmed(prompt)) {
+  // The value checks of spec §3.3, shared by this decoder and the short path (CanonicalChange), so a
+  // payload fails on the same check with the same message whichever reads it. A member that is not
+  // a string (or not a number) comes as null (or NaN), which fails its check.
+
+  /** A record's prompt: non-empty and already trimmed. */
+  static String checkedPrompt(@Nullable String prompt, String kind) {
+    if (prompt == null || !EcmaText.isNonEmptyTrimmed(prompt)) {
       throw corrupt(kind + " prompt must be non-empty and already trimmed");
     }
     return prompt;
   }
 
-  private static String decodeId(Members object, int slot) {
-    String id = object.texts[slot];
-    if (object.kinds[slot] != STRING || !EcmaText.isNonEmptyTrimmed(id)) {
+  /** A positive safe integer (EcmaNumbers' rule, on the number's double value as a tree reads it). */
+  static long checkedAfterSeconds(double after) {
+    if (!EcmaNumbers.isSafeInteger(after) || (long) after <= 0) {
+      throw corrupt("afterSeconds must be a positive safe integer");
+    }
+    return (long) after;
+  }
+
+  /** A schedule id: a non-empty string without surrounding whitespace. */
+  static String checkedId(@Nullable String id) {
+    if (id == null || !EcmaText.isNonEmptyTrimmed(id)) {
       throw corrupt("schedule id must be a non-empty string without surrounding whitespace");
     }
     return id;
   }
 
-  private static long decodeInstant(Members schedule) {
-    if (schedule.kinds[R_AT] != STRING) {
+  /** A canonical, real UTC instant, as epoch milliseconds. */
+  static long checkedInstant(@Nullable String text) {
+    if (text == null) {
       throw corrupt("scheduledAt must be a canonical four-digit-year RFC 3339 UTC instant");
     }
-    String text = schedule.texts[R_AT];
     return switch (UtcInstants.classify(text)) {
       case CANONICAL -> UtcInstants.epochOfCanonical(text);
       case NOT_REAL -> throw corrupt("scheduledAt is not a real UTC calendar instant");
@@ -309,6 +317,11 @@ public final class ChangeCodec {
         }
       }
       return -1;
+    }
+
+    /** The member's text when it is a string, else null. */
+    @Nullable String string(int slot) {
+      return kinds[slot] == STRING ? texts[slot] : null;
     }
 
     /** The member's text when it is a string, else the empty text (no operation or kind). */
