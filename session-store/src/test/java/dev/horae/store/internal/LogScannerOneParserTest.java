@@ -1,10 +1,10 @@
 package dev.horae.store.internal;
 
+import static dev.horae.store.internal.ScanFiles.event;
+import static dev.horae.store.internal.ScanFiles.line;
+import static dev.horae.store.internal.ScanFiles.outcome;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.horae.spi.session.EventCodec;
-import dev.horae.store.CommitLogCorruptException;
-import dev.horae.store.internal.frame.LineFrame;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -22,10 +22,6 @@ import org.junit.jupiter.api.io.TempDir;
 class LogScannerOneParserTest {
 
   @TempDir Path dir;
-
-  private static String event(long seq) {
-    return "{\"seq\":" + seq + ",\"type\":\"t\",\"time\":1,\"data\":{\"n\":" + seq + ",\"s\":\"v\u00e4\"}}";
-  }
 
   // the JSON of a line holding events from seq; the bad forms keep a good checksum
   private static String json(int form, long seq) {
@@ -49,23 +45,6 @@ class LogScannerOneParserTest {
     return form == 1 ? 2 : form == 0 || form == 2 ? 1 : 0;
   }
 
-  private static void line(ByteArrayOutputStream out, String json) {
-    byte[] bytes = json.getBytes(StandardCharsets.UTF_8);
-    out.writeBytes(LineFrame.crcHex(bytes, 0, bytes.length).getBytes(StandardCharsets.US_ASCII));
-    out.write(' ');
-    out.writeBytes(bytes);
-    out.write('\n');
-  }
-
-  private static String outcome(Path file, boolean oneParser) throws IOException {
-    try {
-      LogScanner.Scan scan = LogScanner.scan(file, oneParser);
-      return new String(EventCodec.writeArray(scan.events()), StandardCharsets.UTF_8) + " " + scan.goodBytes() + " " + scan.torn();
-    } catch (CommitLogCorruptException e) {
-      return e.line() + " " + e.seq() + " " + e.getMessage();
-    }
-  }
-
   @Test
   void oneParserPerBufferAnswersAsOneParserPerLine() throws IOException {
     Random random = new Random(4);
@@ -84,7 +63,7 @@ class LogScannerOneParserTest {
       }
       Path file = dir.resolve("events-" + round + ".jsonl");
       Files.write(file, out.toByteArray());
-      assertThat(outcome(file, true)).as("round %d", round).isEqualTo(outcome(file, false));
+      assertThat(outcome(file, f -> LogScanner.scan(f, true))).as("round %d", round).isEqualTo(outcome(file, f -> LogScanner.scan(f, false)));
     }
   }
 
@@ -111,12 +90,12 @@ class LogScannerOneParserTest {
     LogScanner.Scan scan = LogScanner.scan(file, true);
     assertThat(scan.events()).hasSize(30_000);
     assertThat(scan.torn()).isEmpty();
-    assertThat(outcome(file, true)).isEqualTo(outcome(file, false));
+    assertThat(outcome(file, f -> LogScanner.scan(f, true))).isEqualTo(outcome(file, f -> LogScanner.scan(f, false)));
     // and the same file with a bad line deep inside fails at that line either way
     line(out, "[" + event(seq));
     line(out, "[" + event(seq) + "]");
     Files.write(file, out.toByteArray());
-    assertThat(outcome(file, true)).startsWith("30001 30000 commit log corrupt at line 30001: unparsable JSON")
-        .isEqualTo(outcome(file, false));
+    assertThat(outcome(file, f -> LogScanner.scan(f, true))).startsWith("30001 30000 commit log corrupt at line 30001: unparsable JSON")
+        .isEqualTo(outcome(file, f -> LogScanner.scan(f, false)));
   }
 }

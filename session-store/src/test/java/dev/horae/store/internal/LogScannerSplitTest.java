@@ -1,0 +1,110 @@
+package dev.horae.store.internal;
+
+import static dev.horae.store.internal.ScanFiles.event;
+import static dev.horae.store.internal.ScanFiles.line;
+import static dev.horae.store.internal.ScanFiles.outcome;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A file read in two halves at once answers as one reader does — events, good length, torn tail,
+ * or the corruption's line, seq and text — wherever the second half begins and whatever bad lines
+ * stand on either side of the split, at it, or as the torn last line.
+ */
+@Timeout(120)
+class LogScannerSplitTest {
+
+  @TempDir Path dir;
+
+  // the JSON of a line holding events from seq; the bad forms keep a good checksum
+  private static String json(int form, long seq) {
+    return switch (form) {
+      case 0 -> "[" + event(seq) + "]";
+      case 1 -> "[" + event(seq) + "," + event(seq + 1) + "]";
+      case 2 -> "[" + event(seq);
+      case 3 -> "[" + event(seq) + ",{\"seq\":" + (seq + 1) + ",\"data\":[1,}]";
+      case 4 -> "[" + event(seq + 5) + "]";
+      case 5 -> "[" + event(0) + "]";
+      case 6 -> "[" + event(seq) + "," + event(seq + 3) + "]";
+      default -> "[]";
+    };
+  }
+
+  private static int events(int form) {
+    return form == 1 ? 2 : form == 0 ? 1 : 0;
+  }
+
+  /** The offset of every line's start but the first, in a file's bytes. */
+  private static List<Integer> lineStarts(byte[] bytes) {
+    List<Integer> starts = new ArrayList<>();
+    for (int i = 0; i < bytes.length - 1; i++) {
+      if (bytes[i] == '\n') {
+        starts.add(i + 1);
+      }
+    }
+    return starts;
+  }
+
+  @Test
+  void everySplitOfRandomFilesAnswersAsOneReader() throws IOException {
+    Random random = new Random(19);
+    int splits = 0;
+    for (int round = 0; round < 150; round++) {
+      ByteArrayOutputStream out = new ByteArrayOutputStream();
+      long seq = 0;
+      int lines = 2 + random.nextInt(12);
+      for (int i = 0; i < lines; i++) {
+        // mostly good lines; a bad one anywhere (a split may fall just before or after it)
+        int form = random.nextInt(5) == 0 ? 2 + random.nextInt(6) : random.nextInt(2);
+        line(out, json(form, seq));
+        seq += events(form);
+      }
+      if (random.nextInt(3) == 0) {
+        out.writeBytes("0badc0de [".getBytes(StandardCharsets.US_ASCII));
+      }
+      byte[] bytes = out.toByteArray();
+      Path file = dir.resolve("events-" + round + ".jsonl");
+      Files.write(file, bytes);
+      String one = outcome(file, f -> LogScanner.scan(f, false));
+      for (int second : lineStarts(bytes)) {
+        assertThat(outcome(file, f -> LogScanner.scanSplit(f, second)))
+            .as("round %d, second half from byte %d", round, second).isEqualTo(one);
+        splits++;
+      }
+    }
+    assertThat(splits).isGreaterThan(500);
+  }
+
+  @Test
+  void aLongFileIsReadByTwoThreadsWithTheAnswerOfOne() throws IOException {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    long seq = 0;
+    while (out.size() < LogScanner.SPLIT_AT + 4096) {
+      line(out, "[" + event(seq) + "]");
+      seq++;
+    }
+    out.writeBytes("0badc0de [".getBytes(StandardCharsets.US_ASCII));
+    Path file = dir.resolve("long.jsonl");
+    Files.write(file, out.toByteArray());
+    LogScanner.Scan scan = LogScanner.scan(file);
+    assertThat(scan.readers()).isEqualTo(Runtime.getRuntime().availableProcessors() > 1 ? 2 : 1);
+    assertThat(scan.events()).hasSize((int) seq);
+    assertThat(scan.torn()).hasValueSatisfying(t -> assertThat(t.why()).isEqualTo("no final newline"));
+    assertThat(outcome(file, LogScanner::scan)).isEqualTo(outcome(file, f -> LogScanner.scan(f, false)));
+    // a file one byte shorter than the threshold is read by one
+    Path shorter = dir.resolve("shorter.jsonl");
+    Files.write(shorter, java.util.Arrays.copyOf(out.toByteArray(), (int) LogScanner.SPLIT_AT - 1));
+    assertThat(LogScanner.scan(shorter).readers()).isEqualTo(1);
+  }
+}
