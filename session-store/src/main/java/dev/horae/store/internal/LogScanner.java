@@ -85,7 +85,12 @@ final class LogScanner {
    * @throws IOException when the file cannot be read
    */
   static Scan scan(Path file) throws IOException {
-    if (Runtime.getRuntime().availableProcessors() > 1 && Files.size(file) >= SPLIT_AT) {
+    return scan(file, SPLIT_AT);
+  }
+
+  /** {@link #scan(Path)} with the length from which two readers share the file. */
+  static Scan scan(Path file, long splitAt) throws IOException {
+    if (Runtime.getRuntime().availableProcessors() > 1 && Files.size(file) >= splitAt) {
       long second = lineAfterMiddle(file);
       if (second > 0) {
         return scanSplit(file, second);

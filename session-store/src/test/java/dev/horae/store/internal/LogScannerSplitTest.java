@@ -11,6 +11,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
@@ -60,7 +61,7 @@ class LogScannerSplitTest {
   void everySplitOfRandomFilesAnswersAsOneReader() throws IOException {
     Random random = new Random(19);
     int splits = 0;
-    for (int round = 0; round < 150; round++) {
+    for (int round = 0; round < 80; round++) {
       ByteArrayOutputStream out = new ByteArrayOutputStream();
       long seq = 0;
       int lines = 2 + random.nextInt(12);
@@ -83,28 +84,35 @@ class LogScannerSplitTest {
         splits++;
       }
     }
-    assertThat(splits).isGreaterThan(500);
+    assertThat(splits).isGreaterThan(400);
   }
 
   @Test
   void aLongFileIsReadByTwoThreadsWithTheAnswerOfOne() throws IOException {
+    long splitAt = 64 << 10;
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     long seq = 0;
-    while (out.size() < LogScanner.SPLIT_AT + 4096) {
+    while (out.size() < splitAt + 4096) {
       line(out, "[" + event(seq) + "]");
       seq++;
     }
     out.writeBytes("0badc0de [".getBytes(StandardCharsets.US_ASCII));
+    byte[] bytes = out.toByteArray();
     Path file = dir.resolve("long.jsonl");
-    Files.write(file, out.toByteArray());
-    LogScanner.Scan scan = LogScanner.scan(file);
-    assertThat(scan.readers()).isEqualTo(Runtime.getRuntime().availableProcessors() > 1 ? 2 : 1);
+    Files.write(file, bytes);
+    boolean twoCores = Runtime.getRuntime().availableProcessors() > 1;
+    LogScanner.Scan scan = LogScanner.scan(file, splitAt);
+    assertThat(scan.readers()).isEqualTo(twoCores ? 2 : 1);
     assertThat(scan.events()).hasSize((int) seq);
     assertThat(scan.torn()).hasValueSatisfying(t -> assertThat(t.why()).isEqualTo("no final newline"));
-    assertThat(outcome(file, LogScanner::scan)).isEqualTo(outcome(file, f -> LogScanner.scan(f, false)));
-    // a file one byte shorter than the threshold is read by one
+    assertThat(outcome(file, f -> LogScanner.scan(f, splitAt))).isEqualTo(outcome(file, f -> LogScanner.scan(f, false)));
+    // from exactly the threshold on, not below it
     Path shorter = dir.resolve("shorter.jsonl");
-    Files.write(shorter, java.util.Arrays.copyOf(out.toByteArray(), (int) LogScanner.SPLIT_AT - 1));
-    assertThat(LogScanner.scan(shorter).readers()).isEqualTo(1);
+    Files.write(shorter, Arrays.copyOf(bytes, (int) splitAt));
+    assertThat(LogScanner.scan(shorter, splitAt).readers()).isEqualTo(twoCores ? 2 : 1);
+    Files.write(shorter, Arrays.copyOf(bytes, (int) splitAt - 1));
+    assertThat(LogScanner.scan(shorter, splitAt).readers()).isEqualTo(1);
+    // the production threshold: a long log, about 80,000 events
+    assertThat(LogScanner.SPLIT_AT).isEqualTo(16L << 20);
   }
 }
