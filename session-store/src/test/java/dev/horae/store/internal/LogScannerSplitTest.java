@@ -115,4 +115,34 @@ class LogScannerSplitTest {
     // the production threshold: a long log, about 80,000 events
     assertThat(LogScanner.SPLIT_AT).isEqualTo(16L << 20);
   }
+
+  @Test
+  void theSecondHalfStartsAtTheFirstLineAfterTheMiddleHoweverFarThatIs() throws IOException {
+    boolean twoCores = Runtime.getRuntime().availableProcessors() > 1;
+    String big = "x".repeat(300 << 10);
+    // the middle falls inside a line longer than one probe: the next line starts the second half
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    line(out, "[" + event(0) + "]");
+    line(out, "[{\"seq\":1,\"type\":\"t\",\"time\":1,\"data\":\"" + big + "\"}]");
+    for (int seq = 2; seq < 40; seq++) {
+      line(out, "[" + event(seq) + "]");
+    }
+    Path file = dir.resolve("middle-in-a-long-line.jsonl");
+    Files.write(file, out.toByteArray());
+    LogScanner.Scan split = LogScanner.scan(file, 1024);
+    assertThat(split.readers()).isEqualTo(twoCores ? 2 : 1);
+    assertThat(split.events()).hasSize(40);
+    assertThat(outcome(file, f -> LogScanner.scan(f, 1024))).isEqualTo(outcome(file, f -> LogScanner.scan(f, false)));
+    // no line starts after the middle (the newline there ends the file): one reader reads it
+    ByteArrayOutputStream last = new ByteArrayOutputStream();
+    for (int seq = 0; seq < 40; seq++) {
+      line(last, "[" + event(seq) + "]");
+    }
+    line(last, "[{\"seq\":40,\"type\":\"t\",\"time\":1,\"data\":\"" + big + "\"}]");
+    Files.write(file, last.toByteArray());
+    LogScanner.Scan one = LogScanner.scan(file, 1024);
+    assertThat(one.readers()).isEqualTo(1);
+    assertThat(one.events()).hasSize(41);
+    assertThat(one.torn()).isEmpty();
+  }
 }
