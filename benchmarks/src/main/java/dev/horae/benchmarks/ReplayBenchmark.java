@@ -119,12 +119,24 @@ public class ReplayBenchmark {
    */
   @Benchmark
   public long openAgent() {
+    return openAgent(HoraeRuntime.builder().dataDir(root), ID);
+  }
+
+  /**
+   * Opens a stored session's agent on a runtime with time-context and Schedule installed, then
+   * closes the runtime.
+   *
+   * @param runtime the runtime's builder, its store set
+   * @param id the session
+   * @return the number of events the live session held
+   */
+  static long openAgent(HoraeRuntime.Builder runtime, String id) {
     // the log's clock, so no reminder of it is overdue and the open appends nothing
     InstantSource clock = InstantSource.fixed(Instant.ofEpochMilli(ScheduleLogs.EVENT_TIME));
-    try (HoraeRuntime horae = HoraeRuntime.builder().dataDir(root).clock(clock).build()) {
+    try (HoraeRuntime horae = runtime.clock(clock).build()) {
       horae.install(TimeContextPlugin.create());
       horae.install(SchedulePlugin.create());
-      RuntimeAgent agent = horae.openAgent(ID);
+      RuntimeAgent agent = horae.openAgent(id);
       return agent.session().length();
     }
   }

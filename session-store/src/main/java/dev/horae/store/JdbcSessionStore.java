@@ -62,6 +62,14 @@ public final class JdbcSessionStore implements DueIndexed {
   private final SessionTables tables;
   private final @Nullable DueTrackers trackers;
 
+  /**
+   * The length from which a load decodes its rows on a second thread while it fetches the next
+   * ones ({@link EventRows}): about 10 MB of rows.
+   */
+  static final long PIPELINE_AT = 50_000;
+
+  private volatile long pipelineAt = PIPELINE_AT;
+
   private JdbcSessionStore(DataSource dataSource, SessionTables tables, @Nullable DueIndexer indexer) {
     this.dataSource = dataSource;
     this.tables = tables;
@@ -421,6 +429,11 @@ public final class JdbcSessionStore implements DueIndexed {
     return result.get(0);
   }
 
+  /** Sets the length from which a load decodes on a second thread (tests use short logs). */
+  void pipelineAt(long rows) {
+    pipelineAt = rows;
+  }
+
   /**
    * Reads a session in the caller's transaction.
    *
@@ -439,24 +452,25 @@ public final class JdbcSessionStore implements DueIndexed {
         length = row.getLong(2);
       }
     }
-    List<SessionEvent> events = new ArrayList<>();
+    List<SessionEvent> events;
     // the loaded log is retained whole: its payloads share blocks (PayloadBlocks says why)
     PayloadBlocks blocks = new PayloadBlocks();
-    try (PreparedStatement read = c.prepareStatement(tables.readEvents())) {
+    EventRows.Decoder decoder = (seq, text) -> decode(id, seq, text, blocks);
+    EventRows.Gap gap = (expected, found) -> new SessionStoreException(
+        "session " + id + " in " + tables.events() + " is not contiguous: expected seq " + expected + ", found " + found);
+    try (EventRows decoded = length >= pipelineAt && Runtime.getRuntime().availableProcessors() > 1
+            ? EventRows.pipelined(decoder, gap)
+            : EventRows.direct(decoder, gap);
+        PreparedStatement read = c.prepareStatement(tables.readEvents())) {
       read.setFetchSize(1000);
       read.setString(1, id);
       read.setLong(2, length);
       try (ResultSet rows = read.executeQuery()) {
         while (rows.next()) {
-          long seq = rows.getLong(1);
-          if (seq != events.size()) {
-            throw new SessionStoreException(
-                "session " + id + " in " + tables.events() + " is not contiguous: expected seq " + events.size()
-                    + ", found " + seq);
-          }
-          events.add(decode(id, seq, rows.getString(2), blocks));
+          decoded.add(rows.getLong(1), rows.getString(2));
         }
       }
+      events = decoded.finish();
     }
     if (events.size() != length) {
       throw new SessionStoreException(
@@ -516,7 +530,13 @@ public final class JdbcSessionStore implements DueIndexed {
   }
 
   // text a row could hold but UTF-8 cannot (an unpaired surrogate) is refused, not replaced by '?'
-  private static byte[] utf8(String text) {
+  static byte[] utf8(String text) {
+    // the plain encoding replaces an unpaired surrogate with '?': bytes without one replaced
+    // nothing, and a million-row load was a third encoders built per row (docs/performance.md)
+    byte[] plain = text.getBytes(StandardCharsets.UTF_8);
+    if (!contains(plain, (byte) '?')) {
+      return plain;
+    }
     try {
       java.nio.ByteBuffer bytes = StandardCharsets.UTF_8.newEncoder().encode(java.nio.CharBuffer.wrap(text));
       byte[] out = new byte[bytes.remaining()];
@@ -525,6 +545,15 @@ public final class JdbcSessionStore implements DueIndexed {
     } catch (java.nio.charset.CharacterCodingException e) {
       throw new IllegalArgumentException("not JSON: the row's text is not well-formed Unicode", e);
     }
+  }
+
+  private static boolean contains(byte[] bytes, byte b) {
+    for (byte x : bytes) {
+      if (x == b) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** Work inside one transaction. */

@@ -1,0 +1,249 @@
+package dev.horae.store;
+
+import dev.horae.spi.session.SessionEvent;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The event rows of one JDBC load, checked to be contiguous and decoded in seq order: on the
+ * caller's thread, or — for a long log — on a second thread while the caller fetches the next rows.
+ *
+ * <p>Why a second thread: in a million-row load the database's backend produced rows for about as
+ * long as the decoding took, and the two alternated (a fetch waits for its whole batch), so one
+ * core stood idle; the caller keeps the connection and its transaction and only fetches, the
+ * decoder only decodes (docs/performance.md, "The JDBC store's load", issue 19). The answer and
+ * the first error are those of decoding on the caller's thread: rows are decoded in the order
+ * they arrive, and the first failure is the one reported.
+ */
+final class EventRows implements AutoCloseable {
+
+  /** Decodes one row. */
+  @FunctionalInterface
+  interface Decoder {
+    /**
+     * The row's event.
+     *
+     * @param seq the row's seq
+     * @param text the row's event text
+     * @return the event
+     * @throws SessionStoreException when the row is corrupt
+     */
+    SessionEvent decode(long seq, String text);
+  }
+
+  /** The error for a row whose seq does not continue the log. */
+  @FunctionalInterface
+  interface Gap {
+    /**
+     * The error.
+     *
+     * @param expected the seq the row had to carry
+     * @param found the seq it carries
+     * @return the error to throw
+     */
+    SessionStoreException at(long expected, long found);
+  }
+
+  /** Rows handed to the decoder at a time. */
+  private static final int BATCH = 1_000;
+
+  /** Batches the decoder may be behind before the caller waits. */
+  private static final int AHEAD = 8;
+
+  private static final Batch END = new Batch(0);
+
+  private final Decoder decoder;
+  private final Gap gap;
+  private final List<SessionEvent> events = new ArrayList<>();
+  private final @Nullable BlockingQueue<Batch> queue;
+  private final @Nullable Thread thread;
+  private Batch filling = new Batch(BATCH);
+  private volatile @Nullable Throwable failure;
+  private boolean ended;
+
+  private EventRows(Decoder decoder, Gap gap, boolean pipelined) {
+    this.decoder = decoder;
+    this.gap = gap;
+    if (pipelined) {
+      queue = new ArrayBlockingQueue<>(AHEAD);
+      Thread t = new Thread(this::decodeBatches, "horae-jdbc-decode");
+      t.setDaemon(true);
+      thread = t;
+      t.start();
+    } else {
+      queue = null;
+      thread = null;
+    }
+  }
+
+  /**
+   * Rows decoded on the caller's thread as they are added.
+   *
+   * @param decoder decodes a row
+   * @param gap the error of a seq that does not continue the log
+   * @return the rows
+   */
+  static EventRows direct(Decoder decoder, Gap gap) {
+    return new EventRows(decoder, gap, false);
+  }
+
+  /**
+   * Rows decoded on a second thread while the caller adds the next ones.
+   *
+   * @param decoder decodes a row; called on the second thread only
+   * @param gap the error of a seq that does not continue the log
+   * @return the rows
+   */
+  static EventRows pipelined(Decoder decoder, Gap gap) {
+    return new EventRows(decoder, gap, true);
+  }
+
+  /**
+   * Adds the next row.
+   *
+   * @param seq its seq
+   * @param text its event text
+   * @throws SessionStoreException when this or an earlier row is corrupt (an earlier one's error
+   *     may come only from {@link #finish})
+   */
+  void add(long seq, String text) {
+    if (queue == null) {
+      append(seq, text);
+      return;
+    }
+    rethrowFailure();
+    filling.add(seq, text);
+    if (filling.size == BATCH) {
+      hand(filling);
+      filling = new Batch(BATCH);
+    }
+  }
+
+  /**
+   * The decoded events, once every added row is decoded.
+   *
+   * @return the events, in seq order
+   * @throws SessionStoreException when a row is corrupt
+   */
+  List<SessionEvent> finish() {
+    if (queue != null) {
+      if (filling.size > 0) {
+        hand(filling);
+      }
+      end();
+      rethrowFailure();
+    }
+    return events;
+  }
+
+  /** Stops the decoder, after a failure of the caller or after {@link #finish}. */
+  @Override
+  public void close() {
+    if (queue != null && !ended) {
+      failure = failure == null ? new IllegalStateException("load abandoned") : failure;
+      end();
+    }
+  }
+
+  private void append(long seq, String text) {
+    if (seq != events.size()) {
+      throw gap.at(events.size(), seq);
+    }
+    events.add(decoder.decode(seq, text));
+  }
+
+  private void decodeBatches() {
+    BlockingQueue<Batch> q = Objects.requireNonNull(queue);
+    while (true) {
+      Batch batch;
+      try {
+        batch = q.take();
+      } catch (InterruptedException e) {
+        // nothing interrupts this thread but its own end; keep draining until END
+        continue;
+      }
+      if (batch == END) {
+        return;
+      }
+      if (failure != null) {
+        continue;
+      }
+      try {
+        for (int i = 0; i < batch.size; i++) {
+          append(batch.seqs[i], batch.texts[i]);
+        }
+      } catch (RuntimeException | Error e) {
+        failure = e;
+      }
+    }
+  }
+
+  private void hand(Batch batch) {
+    putUninterruptibly(batch);
+  }
+
+  /** Ends the decoder and waits for it: the events list is the caller's from here on. */
+  private void end() {
+    ended = true;
+    putUninterruptibly(END);
+    boolean interrupted = false;
+    Thread t = thread;
+    while (t != null && t.isAlive()) {
+      try {
+        t.join();
+      } catch (InterruptedException e) {
+        interrupted = true;
+      }
+    }
+    if (interrupted) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  private void putUninterruptibly(Batch batch) {
+    boolean interrupted = false;
+    while (true) {
+      try {
+        Objects.requireNonNull(queue).put(batch);
+        break;
+      } catch (InterruptedException e) {
+        interrupted = true;
+      }
+    }
+    if (interrupted) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  private void rethrowFailure() {
+    Throwable f = failure;
+    if (f instanceof RuntimeException r) {
+      throw r;
+    }
+    if (f instanceof Error e) {
+      throw e;
+    }
+  }
+
+  /** Rows on their way to the decoder. */
+  private static final class Batch {
+    final long[] seqs;
+    final String[] texts;
+    int size;
+
+    Batch(int capacity) {
+      seqs = new long[capacity];
+      texts = new String[capacity];
+    }
+
+    void add(long seq, String text) {
+      seqs[size] = seq;
+      texts[size] = text;
+      size++;
+    }
+  }
+}
