@@ -531,8 +531,9 @@ public final class JdbcSessionStore implements DueIndexed {
 
   // text a row could hold but UTF-8 cannot (an unpaired surrogate) is refused, not replaced by '?'
   static byte[] utf8(String text) {
-    // the plain encoding replaces an unpaired surrogate with '?': bytes without one replaced
-    // nothing, and a million-row load was a third encoders built per row (docs/performance.md)
+    // the plain encoding replaces an unpaired surrogate with '?', so bytes without a '?' replaced
+    // nothing; a strict encoder for every row was a third of a million-row load (docs/performance.md,
+    // "The JDBC store's load")
     byte[] plain = text.getBytes(StandardCharsets.UTF_8);
     if (!contains(plain, (byte) '?')) {
       return plain;
