@@ -1,5 +1,6 @@
 package dev.horae.schedule;
 
+import dev.horae.spi.session.SessionEvent;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
@@ -34,11 +35,30 @@ final class CanonicalChange {
   /** 15 digits stay below 2^53: a safe integer without a check of its value. */
   private static final int MAX_DIGITS = 15;
 
+  /** The text of a range of the payload's bytes, decoded as UTF-8. */
+  @FunctionalInterface
+  interface Texts {
+    String text(int from, int to);
+  }
+
   private final ByteBuffer bytes;
+  private final Texts texts;
   private int at;
 
-  private CanonicalChange(ByteBuffer bytes) {
+  private CanonicalChange(ByteBuffer bytes, Texts texts) {
     this.bytes = bytes;
+    this.texts = texts;
+  }
+
+  /**
+   * The change an event's payload in the persisted layout holds, when every check passes; its
+   * strings are decoded straight from the event's bytes ({@link SessionEvent#payloadText}).
+   *
+   * @param event the event
+   * @return the change, or null when the full decoder must read the payload
+   */
+  static @Nullable ScheduleChange read(SessionEvent event) {
+    return new CanonicalChange(event.payload(), event::payloadText).change();
   }
 
   /**
@@ -48,7 +68,7 @@ final class CanonicalChange {
    * @return the change, or null when the full decoder must read the payload
    */
   static @Nullable ScheduleChange read(ByteBuffer payload) {
-    return new CanonicalChange(payload).change();
+    return new CanonicalChange(payload, (from, to) -> new String(copy(payload, from, to), StandardCharsets.UTF_8)).change();
   }
 
   private @Nullable ScheduleChange change() {
@@ -136,12 +156,10 @@ final class CanonicalChange {
     for (int i = start; i < bytes.limit(); i++) {
       byte b = bytes.get(i);
       if (b == '"') {
-        byte[] text = new byte[i - start];
-        bytes.get(start, text);
-        String value = new String(text, StandardCharsets.UTF_8);
+        String value = texts.text(start, i);
         // decoding replaces what is not well-formed, so only well-formed bytes encode back to
         // themselves: those the full decoder reads as the same text
-        if (!ascii && !Arrays.equals(value.getBytes(StandardCharsets.UTF_8), text)) {
+        if (!ascii && !Arrays.equals(value.getBytes(StandardCharsets.UTF_8), copy(bytes, start, i))) {
           return null;
         }
         at = i;
@@ -180,6 +198,12 @@ final class CanonicalChange {
 
   private boolean ended() {
     return at == bytes.limit();
+  }
+
+  private static byte[] copy(ByteBuffer bytes, int from, int to) {
+    byte[] copy = new byte[to - from];
+    bytes.get(from, copy);
+    return copy;
   }
 
   private static byte[] ascii(String text) {

@@ -60,7 +60,7 @@ public final class ChangeCodec {
    */
   public static ScheduleChange decode(SessionEvent event) {
     // the text this library writes is read without a parser; any other text by the full decoder
-    ScheduleChange canonical = CanonicalChange.read(event.payload());
+    ScheduleChange canonical = CanonicalChange.read(event);
     if (canonical != null) {
       return canonical;
     }

@@ -181,6 +181,22 @@ public final class SessionEvent {
   }
 
   /**
+   * The text of a range of {@link #payload()}'s bytes, decoded as UTF-8 the way {@code new
+   * String(bytes, UTF_8)} does (a malformed sequence becomes U+FFFD), copied once. For the same
+   * decoders as {@link #payload()}, which find a string's bounds in the bytes and would otherwise
+   * copy them out before the string copies them again.
+   *
+   * @param from the first byte, counted from the payload's start
+   * @param to the byte after the last
+   * @return the decoded text
+   * @throws IndexOutOfBoundsException when the range is not inside the payload
+   */
+  public String payloadText(int from, int to) {
+    Objects.checkFromToIndex(from, to, length);
+    return new String(data, offset + from, to - from, StandardCharsets.UTF_8);
+  }
+
+  /**
    * A new streaming parser over the payload's text, for a reader that decodes one event type
    * without building the tree {@link #data()} builds (a fold reads a million events on open). The
    * parser reads the event's own bytes and cannot change them; it stands before the payload's

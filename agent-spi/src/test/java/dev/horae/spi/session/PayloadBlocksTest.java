@@ -1,6 +1,7 @@
 package dev.horae.spi.session;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -211,6 +212,16 @@ class PayloadBlocksTest {
       view.get(bytes);
       assertThat(new String(bytes, java.nio.charset.StandardCharsets.UTF_8)).isEqualTo(payloads.get(i));
       assertThat(view.get(0)).isEqualTo(payloads.get(i).getBytes(java.nio.charset.StandardCharsets.UTF_8)[0]);
+      // a range's text is its own bytes decoded, whole or in part, and nothing outside the payload
+      SessionEvent event = events.get(i);
+      assertThat(event.payloadText(0, bytes.length)).isEqualTo(payloads.get(i));
+      int from = random.nextInt(bytes.length + 1);
+      int to = from + random.nextInt(bytes.length - from + 1);
+      assertThat(event.payloadText(from, to))
+          .isEqualTo(new String(bytes, from, to - from, java.nio.charset.StandardCharsets.UTF_8));
+      assertThatThrownBy(() -> event.payloadText(0, bytes.length + 1)).isInstanceOf(IndexOutOfBoundsException.class);
+      assertThatThrownBy(() -> event.payloadText(-1, 1)).isInstanceOf(IndexOutOfBoundsException.class);
+      assertThatThrownBy(() -> event.payloadText(2, 1)).isInstanceOf(IndexOutOfBoundsException.class);
       // the event's own parser reads its slice of the block, to its end and no further
       try (JsonParser own = events.get(i).dataParser()) {
         assertThat(Json.mapper().<JsonNode>readTree(own)).isEqualTo(Json.parse(payloads.get(i)));
