@@ -62,7 +62,9 @@ final class CanonicalChange {
   }
 
   /**
-   * The change a payload in the persisted layout holds, when every check passes.
+   * The change a payload in the persisted layout holds, when every check passes: the same reading
+   * over bytes that need not be an event's ({@code CanonicalChangeTest} feeds it malformed UTF-8,
+   * which no stored event holds).
    *
    * @param payload the payload's bytes (position 0)
    * @return the change, or null when the full decoder must read the payload

@@ -1,6 +1,7 @@
 package dev.horae.store;
 
 import dev.horae.spi.session.SessionEvent;
+import dev.horae.store.internal.SideTask;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -60,7 +61,7 @@ final class EventRows implements AutoCloseable {
   private final Gap gap;
   private final List<SessionEvent> events = new ArrayList<>();
   private final @Nullable BlockingQueue<Batch> queue;
-  private final @Nullable Thread thread;
+  private final @Nullable SideTask<Void> decoding;
   private Batch filling = new Batch(BATCH);
   private volatile @Nullable Throwable failure;
   private boolean ended;
@@ -70,14 +71,36 @@ final class EventRows implements AutoCloseable {
     this.gap = gap;
     if (pipelined) {
       queue = new ArrayBlockingQueue<>(AHEAD);
-      Thread t = new Thread(this::decodeBatches, "horae-jdbc-decode");
-      t.setDaemon(true);
-      thread = t;
-      t.start();
+      decoding = SideTask.start("horae-jdbc-decode", this::decodeBatches);
     } else {
       queue = null;
-      thread = null;
+      decoding = null;
     }
+  }
+
+  /**
+   * Rows for a log of {@code length} events: decoded on a second thread from {@code pipelineAt}
+   * events on when the machine has a second core, else on the caller's thread.
+   *
+   * @param length the log's length
+   * @param pipelineAt the length from which a second thread decodes
+   * @param decoder decodes a row
+   * @param gap the error of a seq that does not continue the log
+   * @return the rows
+   */
+  static EventRows forLength(long length, long pipelineAt, Decoder decoder, Gap gap) {
+    return length >= pipelineAt && Runtime.getRuntime().availableProcessors() > 1
+        ? pipelined(decoder, gap)
+        : direct(decoder, gap);
+  }
+
+  /**
+   * Whether a second thread decodes the rows.
+   *
+   * @return true when it does
+   */
+  boolean pipelined() {
+    return queue != null;
   }
 
   /**
@@ -118,7 +141,7 @@ final class EventRows implements AutoCloseable {
     rethrowFailure();
     filling.add(seq, text);
     if (filling.size == BATCH) {
-      hand(filling);
+      putUninterruptibly(filling);
       filling = new Batch(BATCH);
     }
   }
@@ -132,7 +155,7 @@ final class EventRows implements AutoCloseable {
   List<SessionEvent> finish() {
     if (queue != null) {
       if (filling.size > 0) {
-        hand(filling);
+        putUninterruptibly(filling);
       }
       end();
       rethrowFailure();
@@ -144,6 +167,7 @@ final class EventRows implements AutoCloseable {
   @Override
   public void close() {
     if (queue != null && !ended) {
+      // a failure the decoder sees makes it skip the batches still queued
       failure = failure == null ? new IllegalStateException("load abandoned") : failure;
       end();
     }
@@ -156,7 +180,7 @@ final class EventRows implements AutoCloseable {
     events.add(decoder.decode(seq, text));
   }
 
-  private void decodeBatches() {
+  private @Nullable Void decodeBatches() {
     BlockingQueue<Batch> q = Objects.requireNonNull(queue);
     while (true) {
       Batch batch;
@@ -167,7 +191,7 @@ final class EventRows implements AutoCloseable {
         continue;
       }
       if (batch == END) {
-        return;
+        return null;
       }
       if (failure != null) {
         continue;
@@ -182,26 +206,12 @@ final class EventRows implements AutoCloseable {
     }
   }
 
-  private void hand(Batch batch) {
-    putUninterruptibly(batch);
-  }
-
   /** Ends the decoder and waits for it: the events list is the caller's from here on. */
   private void end() {
     ended = true;
     putUninterruptibly(END);
-    boolean interrupted = false;
-    Thread t = thread;
-    while (t != null && t.isAlive()) {
-      try {
-        t.join();
-      } catch (InterruptedException e) {
-        interrupted = true;
-      }
-    }
-    if (interrupted) {
-      Thread.currentThread().interrupt();
-    }
+    // the decoder keeps its failures in the field, so its task ends normally
+    Objects.requireNonNull(decoding).awaitQuietly();
   }
 
   private void putUninterruptibly(Batch batch) {

@@ -458,9 +458,7 @@ public final class JdbcSessionStore implements DueIndexed {
     EventRows.Decoder decoder = (seq, text) -> decode(id, seq, text, blocks);
     EventRows.Gap gap = (expected, found) -> new SessionStoreException(
         "session " + id + " in " + tables.events() + " is not contiguous: expected seq " + expected + ", found " + found);
-    try (EventRows decoded = length >= pipelineAt && Runtime.getRuntime().availableProcessors() > 1
-            ? EventRows.pipelined(decoder, gap)
-            : EventRows.direct(decoder, gap);
+    try (EventRows decoded = EventRows.forLength(length, pipelineAt, decoder, gap);
         PreparedStatement read = c.prepareStatement(tables.readEvents())) {
       read.setFetchSize(1000);
       read.setString(1, id);

@@ -108,4 +108,15 @@ class EventRowsTest {
     return Thread.getAllStackTraces().keySet().stream()
         .anyMatch(t -> t.getName().equals("horae-jdbc-decode") && t.isAlive());
   }
+
+  @Test
+  void aSecondThreadDecodesFromTheStoresThresholdOnWhenASecondCoreIsThere() {
+    boolean twoCores = Runtime.getRuntime().availableProcessors() > 1;
+    long at = JdbcSessionStore.PIPELINE_AT;
+    try (EventRows below = EventRows.forLength(at - 1, at, this::decode, GAP);
+        EventRows from = EventRows.forLength(at, at, this::decode, GAP)) {
+      assertThat(below.pipelined()).isFalse();
+      assertThat(from.pipelined()).isEqualTo(twoCores);
+    }
+  }
 }

@@ -8,7 +8,6 @@ import dev.horae.store.CommitLogCorruptException;
 import dev.horae.store.internal.frame.LineFrame;
 import dev.horae.store.internal.frame.LineResult;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
@@ -18,8 +17,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.FutureTask;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -115,19 +112,16 @@ final class LogScanner {
    * @param second where a line begins (just after a newline), inside the file
    */
   static Scan scanSplit(Path file, long second) throws IOException {
-    FutureTask<Part> later = new FutureTask<>(() -> Part.read(file, second, Long.MAX_VALUE, false, true));
-    Thread reader = new Thread(later, "horae-log-scan");
-    reader.setDaemon(true);
-    reader.start();
+    SideTask<Part> later = SideTask.start("horae-log-scan", () -> Part.read(file, second, Long.MAX_VALUE, false, true));
     Part first;
     try {
       first = Part.read(file, 0, second, true, true);
     } catch (IOException | RuntimeException | Error e) {
       // the other reader is not left reading a file whose open has failed
-      awaitQuietly(later);
+      later.awaitQuietly();
       throw e;
     }
-    Part rest = await(later);
+    Part rest = later.await();
     if (first.incident != null) {
       throw corrupt(file, first.incident, 0, 0);
     }
@@ -177,44 +171,6 @@ final class LogScanner {
     }
   }
 
-  private static Part await(FutureTask<Part> task) throws IOException {
-    boolean interrupted = false;
-    try {
-      while (true) {
-        try {
-          return task.get();
-        } catch (InterruptedException e) {
-          // the reader finishes on its own; the caller's interrupt is kept for it
-          interrupted = true;
-        } catch (ExecutionException e) {
-          Throwable cause = e.getCause();
-          if (cause instanceof IOException io) {
-            throw io;
-          }
-          if (cause instanceof RuntimeException runtime) {
-            throw runtime;
-          }
-          if (cause instanceof Error error) {
-            throw error;
-          }
-          throw new UncheckedIOException(new IOException(cause));
-        }
-      }
-    } finally {
-      if (interrupted) {
-        Thread.currentThread().interrupt();
-      }
-    }
-  }
-
-  private static void awaitQuietly(FutureTask<Part> task) {
-    try {
-      await(task);
-    } catch (IOException | RuntimeException | Error ignored) {
-      // the first failure is the one reported
-    }
-  }
-
   /**
    * The lines from one offset of the file to another. A part that does not start the file does
    * not know the seq of its first event: its first line tells it, and the caller checks it against
@@ -258,7 +214,6 @@ final class LogScanner {
       int filled = 0;
       int searched = 0;
       long left = to - from;
-      boolean peeked = baseKnown;
       OneParser parser = new OneParser();
       try (FileChannel in = FileChannel.open(file, StandardOpenOption.READ); parser) {
         in.position(from);
@@ -272,10 +227,9 @@ final class LogScanner {
               incident = pending;
               return;
             }
-            if (!peeked) {
+            if (lines == 1 && !baseKnown) {
               // the first line of a later part: its first event's seq is the part's base (read
               // without the one parser, which overwrites the checksum it has checked)
-              peeked = true;
               LineResult peek = LineFrame.decode(buffer, start, length, 0);
               baseKnown = !(peek instanceof LineResult.BadFrame);
               if (peek instanceof LineResult.SeqGap gap && gap.expected() == 0) {

@@ -9,7 +9,8 @@
  * are session ids made safe for a file system ({@link dev.horae.store.internal.FolderNames});
  * {@link dev.horae.store.internal.Forcer} is the seam through which every fsync goes, so tests can
  * count and hold them. {@link dev.horae.store.internal.SessionTables} holds the JDBC store's
- * schema and statements.
+ * schema and statements. {@link dev.horae.store.internal.SideTask} runs part of a long load (the
+ * second half of an event file, the decoding of JDBC rows) on a thread of its own.
  */
 @NullMarked
 package dev.horae.store.internal;
