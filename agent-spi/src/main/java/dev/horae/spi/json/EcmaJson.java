@@ -47,17 +47,16 @@ public final class EcmaJson {
     if (value.isObject()) {
       out.append('{');
       boolean first = true;
-      for (Map.Entry<String, JsonNode> member : value.properties()) {
-        if (member.getValue().isMissingNode()) {
-          continue;
+      FrozenJson.Members lazy = FrozenJson.lazyMembers(value);
+      if (lazy != null) {
+        // a lazy object's members straight from their source, without a map entry each
+        for (int i = 0, n = lazy.size(); i < n; i++) {
+          first = appendMember(out, first, lazy.name(i), lazy.value(i));
         }
-        if (!first) {
-          out.append(',');
+      } else {
+        for (Map.Entry<String, JsonNode> member : value.properties()) {
+          first = appendMember(out, first, member.getKey(), member.getValue());
         }
-        first = false;
-        appendString(out, member.getKey());
-        out.append(':');
-        append(out, member.getValue());
       }
       out.append('}');
     } else if (value.isArray()) {
@@ -79,6 +78,20 @@ public final class EcmaJson {
     } else {
       out.append("null");
     }
+  }
+
+  /** One {@code "name":value} of an object, after a comma unless first; a missing value is left out. */
+  private static boolean appendMember(StringBuilder out, boolean first, String name, JsonNode value) {
+    if (value.isMissingNode()) {
+      return first;
+    }
+    if (!first) {
+      out.append(',');
+    }
+    appendString(out, name);
+    out.append(':');
+    append(out, value);
+    return false;
   }
 
   /**
@@ -105,7 +118,15 @@ public final class EcmaJson {
   public static void appendString(StringBuilder out, String text) {
     out.append('"');
     int n = text.length();
-    for (int i = 0; i < n; i++) {
+    int plain = plainPrefix(text);
+    if (plain == n) {
+      // nothing to escape (almost every id, prompt and instant): one bulk copy of the whole text
+      // instead of a capacity check per character (a list of a million rows writes 150 MB)
+      out.append(text).append('"');
+      return;
+    }
+    out.append(text, 0, plain);
+    for (int i = plain; i < n; i++) {
       char c = text.charAt(i);
       switch (c) {
         case '"' -> out.append("\\\"");
@@ -130,6 +151,21 @@ public final class EcmaJson {
       }
     }
     out.append('"');
+  }
+
+  /**
+   * The length of the text's longest prefix written as it is: no quote, backslash, control
+   * character or surrogate.
+   */
+  private static int plainPrefix(String text) {
+    int n = text.length();
+    for (int i = 0; i < n; i++) {
+      char c = text.charAt(i);
+      if (c < 0x20 || c == '"' || c == '\\' || Character.isSurrogate(c)) {
+        return i;
+      }
+    }
+    return n;
   }
 
   private static void appendUnicodeEscape(StringBuilder out, char c) {

@@ -1,5 +1,6 @@
 /**
- * JSON values the way ECMAScript sees them, for every text that reaches a model or a message.
+ * JSON values the way ECMAScript sees them, for every text that reaches a model or a message,
+ * and immutable JSON trees.
  *
  * <p>The contract was first written against a JavaScript engine, so the texts the model reads
  * (tool results, reminder framing, quoted values inside error and warning messages) are defined
@@ -14,6 +15,11 @@
  *   <li>{@link dev.horae.spi.json.EcmaNumbers} — {@code Number.prototype.toString} and the
  *       safe-integer reading of JSON numbers (every number is a double first).
  * </ul>
+ *
+ * <p>{@link dev.horae.spi.json.FrozenJson} makes the Jackson trees handed across seams immutable
+ * (host spec §1, "Immutability"): frozen objects and arrays refuse every change and are their own
+ * deep copy, and lazy ones build a member or an item only when it is read, so that a tool's very
+ * large value (a {@code schedule_list} of a million rows) is neither copied nor held as a tree.
  *
  * <p>{@link dev.horae.spi.session.Json#write} is a different tool on purpose: it is the storage
  * codec of the session log and keeps every number exactly as written ({@code 30.0} stays
