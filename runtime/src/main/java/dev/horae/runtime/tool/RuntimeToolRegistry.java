@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.horae.spi.AbortSignal;
 import dev.horae.spi.Registration;
 import dev.horae.spi.agent.Agent;
+import dev.horae.spi.json.FrozenJson;
 import dev.horae.spi.message.ContentBlock;
 import dev.horae.spi.tool.PreExecuteListener;
 import dev.horae.spi.tool.ToolDefinition;
@@ -30,8 +31,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 public final class RuntimeToolRegistry implements ToolRegistry {
 
-  private final Map<String, ToolDefinition> global = new LinkedHashMap<>();
-  private final Map<String, Map<String, ToolDefinition>> scoped = new HashMap<>();
+  private final Map<String, Registered> global = new LinkedHashMap<>();
+  private final Map<String, Map<String, Registered>> scoped = new HashMap<>();
   private final List<PreExecuteListener> prepended = new ArrayList<>();
   private final List<PreExecuteListener> appended = new ArrayList<>();
   /** Tail of each agent's exclusive call chain. */
@@ -42,6 +43,9 @@ public final class RuntimeToolRegistry implements ToolRegistry {
 
   /** The error code of a client-executed tool's call that reached the registry. */
   public static final String CLIENT_EXECUTED = "CLIENT_EXECUTED";
+
+  /** A registered definition with its schemas compiled once, at registration. */
+  private record Registered(ToolDefinition tool, SchemaValidator.Schema parameters, SchemaValidator.Schema output) {}
 
   /** Creates an empty registry. */
   public RuntimeToolRegistry() {}
@@ -95,28 +99,34 @@ public final class RuntimeToolRegistry implements ToolRegistry {
     return find(agent, name).map(clientExecuted::contains).orElse(false);
   }
 
-  private Registration add(Map<String, ToolDefinition> target, ToolDefinition tool) {
+  private Registration add(Map<String, Registered> target, ToolDefinition tool) {
     if (target.containsKey(tool.name())) {
       throw new IllegalArgumentException("tool \"" + tool.name() + "\" is already registered");
     }
-    target.put(tool.name(), tool);
+    Registered entry = new Registered(
+        tool, SchemaValidator.compile(tool.parameters()), SchemaValidator.compile(tool.output()));
+    target.put(tool.name(), entry);
     return () -> {
       synchronized (this) {
-        target.remove(tool.name(), tool);
+        target.remove(tool.name(), entry);
       }
     };
   }
 
   @Override
   public synchronized List<ToolDefinition> visibleTo(Agent agent) {
-    Map<String, ToolDefinition> all = new LinkedHashMap<>(global);
+    Map<String, Registered> all = new LinkedHashMap<>(global);
     all.putAll(scoped.getOrDefault(agent.id(), Map.of()));
-    return List.copyOf(all.values());
+    return all.values().stream().map(Registered::tool).toList();
   }
 
   @Override
   public synchronized Optional<ToolDefinition> find(Agent agent, String name) {
-    ToolDefinition own = scoped.getOrDefault(agent.id(), Map.of()).get(name);
+    return lookup(agent, name).map(Registered::tool);
+  }
+
+  private synchronized Optional<Registered> lookup(Agent agent, String name) {
+    Registered own = scoped.getOrDefault(agent.id(), Map.of()).get(name);
     return Optional.ofNullable(own != null ? own : global.get(name));
   }
 
@@ -181,18 +191,19 @@ public final class RuntimeToolRegistry implements ToolRegistry {
     for (PreExecuteListener l : listeners) {
       l.beforeExecute(invocation);
     }
-    Optional<ToolDefinition> found = find(invocation.agent(), invocation.call().toolId());
+    Optional<Registered> found = lookup(invocation.agent(), invocation.call().toolId());
     if (found.isEmpty()) {
       return CompletableFuture.completedFuture(
           ToolResult.error("Error: unknown tool \"" + invocation.call().toolId() + "\"", Optional.of("UNKNOWN_TOOL")));
     }
-    ToolDefinition tool = found.get();
+    ToolDefinition tool = found.get().tool();
+    SchemaValidator.Schema output = found.get().output();
     if (isClientExecuted(invocation.agent(), tool.name())) {
       // the client runs it (gate specification §8.4); only a turn that can park may hand it over
       return CompletableFuture.completedFuture(ToolResult.error(
           "Error: tool \"" + tool.name() + "\" is executed by the client", Optional.of(CLIENT_EXECUTED)));
     }
-    List<String> violations = SchemaValidator.validateArguments(tool.parameters(), invocation.call().arguments());
+    List<String> violations = SchemaValidator.validateArguments(found.get().parameters(), invocation.call().arguments());
     if (!violations.isEmpty()) {
       return CompletableFuture.completedFuture(finish(tool, invocation, ToolResult.error(
           "Error: invalid arguments: " + String.join("; ", violations), Optional.of(ToolResult.INVALID_ARGS))));
@@ -217,12 +228,15 @@ public final class RuntimeToolRegistry implements ToolRegistry {
             ? failure.getCause() : failure;
         return finish(tool, invocation, ToolResult.error("Error: " + cause.getMessage(), Optional.empty()));
       }
-      List<String> outputViolations = SchemaValidator.validate(tool.output(), value);
+      List<String> outputViolations = SchemaValidator.validate(output, value);
       if (!outputViolations.isEmpty()) {
         return finish(tool, invocation, ToolResult.error(
             "Error: invalid output: " + String.join("; ", outputViolations), Optional.of("INVALID_OUTPUT")));
       }
-      JsonNode frozen = value.deepCopy();
+      // made immutable (host contract §8.2 step 4): a frozen value (a list of a million lazy
+      // rows) is handed on as it is; anything else is copied into a frozen tree the body can no
+      // longer change
+      JsonNode frozen = FrozenJson.freeze(value);
       List<ContentBlock> content = tool.renderer().apply(frozen);
       return finish(tool, invocation, ToolResult.success(frozen, content));
     });

@@ -1,9 +1,12 @@
 package dev.horae.runtime.tool;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeType;
+import dev.horae.spi.json.FrozenJson;
 import dev.horae.spi.session.Json;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
@@ -19,6 +22,16 @@ public final class SchemaValidator {
   private SchemaValidator() {}
 
   /**
+   * Reads a schema once, for a tool's many calls: the walk then asks it nothing by member name.
+   *
+   * @param schema a schema of the subset (anything that is not an object accepts every value)
+   * @return the compiled schema, which no later change to {@code schema} reaches
+   */
+  public static Schema compile(JsonNode schema) {
+    return new Schema(schema);
+  }
+
+  /**
    * Validates tool arguments. The root object is open: unknown top-level members pass even when
    * the root schema says {@code additionalProperties: false}.
    *
@@ -27,6 +40,17 @@ public final class SchemaValidator {
    * @return the violation details, empty when valid
    */
   public static List<String> validateArguments(JsonNode schema, JsonNode value) {
+    return validateArguments(compile(schema), value);
+  }
+
+  /**
+   * {@link #validateArguments(JsonNode, JsonNode)} with a compiled schema.
+   *
+   * @param schema the compiled input schema
+   * @param value the arguments
+   * @return the violation details, empty when valid
+   */
+  public static List<String> validateArguments(Schema schema, JsonNode value) {
     List<String> errors = new ArrayList<>();
     new Walk(errors).check(schema, value, true);
     return errors;
@@ -40,9 +64,97 @@ public final class SchemaValidator {
    * @return the violation details, empty when valid
    */
   public static List<String> validate(JsonNode schema, JsonNode value) {
+    return validate(compile(schema), value);
+  }
+
+  /**
+   * {@link #validate(JsonNode, JsonNode)} with a compiled schema.
+   *
+   * @param schema the compiled schema
+   * @param value the value
+   * @return the violation details, empty when valid
+   */
+  public static List<String> validate(Schema schema, JsonNode value) {
     List<String> errors = new ArrayList<>();
     new Walk(errors).check(schema, value, false);
     return errors;
+  }
+
+  /**
+   * A schema read once. Every keyword the walk asks about is looked up here, at compile time; a
+   * {@code schedule_list} of a million rows visits seven million values, and a member lookup per
+   * keyword at each of them was most of the validation's cost (issue 19).
+   */
+  public static final class Schema {
+    /** Whether the schema is an object; any other schema constrains nothing. */
+    private final boolean object;
+    private final @Nullable JsonNode type;
+    private final @Nullable JsonNode constant;
+    /** The {@code enum} array, if it is one. */
+    private final @Nullable JsonNode enumeration;
+    private final @Nullable Schema items;
+    /** The {@code oneOf} branches, if it is an array. */
+    private final Schema @Nullable [] oneOf;
+    /** The {@code required} names (each entry's text), if it is an array. */
+    private final String @Nullable [] required;
+    private final Map<String, Schema> properties;
+    private final @Nullable JsonNode additional;
+    /** {@link #additional} compiled, when it is an object. */
+    private final @Nullable Schema additionalSchema;
+    /**
+     * Whether the schema asks only for one type, not {@code integer} (which needs the number): a
+     * lazy object's member is then checked by its kind, without building its value.
+     */
+    private final boolean typeOnly;
+
+    private Schema(JsonNode schema) {
+      this.object = schema.isObject();
+      this.type = frozen(schema.get("type"));
+      this.constant = frozen(schema.get("const"));
+      JsonNode enumNode = schema.get("enum");
+      this.enumeration = enumNode != null && enumNode.isArray() ? FrozenJson.freeze(enumNode) : null;
+      JsonNode itemsNode = schema.get("items");
+      this.items = itemsNode == null ? null : new Schema(itemsNode);
+      JsonNode oneOfNode = schema.get("oneOf");
+      if (oneOfNode != null && oneOfNode.isArray()) {
+        Schema[] branches = new Schema[oneOfNode.size()];
+        for (int i = 0; i < branches.length; i++) {
+          branches[i] = new Schema(oneOfNode.get(i));
+        }
+        this.oneOf = branches;
+      } else {
+        this.oneOf = null;
+      }
+      JsonNode requiredNode = schema.get("required");
+      if (requiredNode != null && requiredNode.isArray()) {
+        String[] names = new String[requiredNode.size()];
+        for (int i = 0; i < names.length; i++) {
+          // interned: a member name is then found by identity (names in code are literals)
+          names[i] = requiredNode.get(i).asText().intern();
+        }
+        this.required = names;
+      } else {
+        this.required = null;
+      }
+      JsonNode propertiesNode = schema.path("properties");
+      Map<String, Schema> props = new HashMap<>();
+      if (propertiesNode.isObject()) {
+        for (Map.Entry<String, JsonNode> p : propertiesNode.properties()) {
+          props.put(p.getKey(), new Schema(p.getValue()));
+        }
+      }
+      this.properties = props;
+      JsonNode additionalNode = schema.get("additionalProperties");
+      this.additional = frozen(additionalNode);
+      this.additionalSchema = additionalNode != null && additionalNode.isObject() ? new Schema(additionalNode) : null;
+      this.typeOnly = object && type != null && type.isTextual() && !type.asText().equals("integer")
+          && constant == null && enumeration == null && items == null && oneOf == null && required == null
+          && properties.isEmpty() && additional == null;
+    }
+
+    private static @Nullable JsonNode frozen(@Nullable JsonNode node) {
+      return node == null ? null : FrozenJson.freeze(node);
+    }
   }
 
   /**
@@ -112,21 +224,19 @@ public final class SchemaValidator {
       return errors == null && failed;
     }
 
-    void check(JsonNode schema, JsonNode value, boolean openRoot) {
-      if (!schema.isObject()) {
+    void check(Schema schema, JsonNode value, boolean openRoot) {
+      if (!schema.object) {
         return;
       }
-      JsonNode type = schema.get("type");
-      if (type != null && !typeMatches(type, value)) {
-        fail("expected " + describe(type) + ", got " + kindOf(value));
+      if (!typeChecked(schema, value.getNodeType(), value)) {
         return;
       }
-      JsonNode constant = schema.get("const");
+      JsonNode constant = schema.constant;
       if (constant != null && !Json.sameValue(constant, value)) {
         fail("must equal " + constant);
       }
-      JsonNode enumeration = schema.get("enum");
-      if (enumeration != null && enumeration.isArray()) {
+      JsonNode enumeration = schema.enumeration;
+      if (enumeration != null) {
         boolean any = false;
         for (JsonNode option : enumeration) {
           any |= Json.sameValue(option, value);
@@ -141,7 +251,7 @@ public final class SchemaValidator {
       if (value.isObject()) {
         checkObject(schema, value, openRoot);
       }
-      JsonNode items = schema.get("items");
+      Schema items = schema.items;
       if (items != null && value.isArray()) {
         for (int i = 0; i < value.size() && !done(); i++) {
           // an index level is kept as an int and turned into text only for a detail
@@ -150,10 +260,10 @@ public final class SchemaValidator {
           depth--;
         }
       }
-      JsonNode oneOf = schema.get("oneOf");
-      if (oneOf != null && oneOf.isArray() && !done()) {
+      Schema[] oneOf = schema.oneOf;
+      if (oneOf != null && !done()) {
         int matches = 0;
-        for (JsonNode branch : oneOf) {
+        for (Schema branch : oneOf) {
           // the trial writes its levels above this walk's depth in the same arrays
           Walk trial = new Walk(null, names, indexes, depth);
           trial.check(branch, value, openRoot);
@@ -169,56 +279,91 @@ public final class SchemaValidator {
       }
     }
 
-    private void checkObject(JsonNode schema, JsonNode value, boolean openRoot) {
-      JsonNode required = schema.get("required");
-      if (required != null && required.isArray()) {
-        for (JsonNode name : required) {
-          if (!value.has(name.asText())) {
-            fail("missing required property \"" + name.asText() + "\"");
+    private void checkObject(Schema schema, JsonNode value, boolean openRoot) {
+      String[] required = schema.required;
+      if (required != null) {
+        for (int i = 0; i < required.length && !done(); i++) {
+          if (!value.has(required[i])) {
+            fail("missing required property \"" + required[i] + "\"");
           }
         }
       }
-      JsonNode properties = schema.path("properties");
-      JsonNode additional = schema.get("additionalProperties");
       boolean atOpenRoot = openRoot && depth == 0;
+      FrozenJson.Members lazy = FrozenJson.lazyMembers(value);
+      if (lazy != null) {
+        for (int i = 0, n = lazy.size(); i < n && !done(); i++) {
+          checkMember(schema, lazy.name(i), lazy, i, null, atOpenRoot);
+        }
+        return;
+      }
       for (Iterator<Map.Entry<String, JsonNode>> it = value.properties().iterator(); it.hasNext() && !done(); ) {
         Map.Entry<String, JsonNode> member = it.next();
-        JsonNode propertySchema = properties.get(member.getKey());
-        if (propertySchema != null) {
-          push(member.getKey(), 0);
-          check(propertySchema, member.getValue(), false);
-          depth--;
-        } else if (additional != null && !atOpenRoot) {
-          push(member.getKey(), 0);
-          if (additional.isBoolean() && !additional.booleanValue()) {
-            // "/name: unknown property" even at the root, as the path of the member itself
-            fail("unknown property");
-          } else if (additional.isObject()) {
-            check(additional, member.getValue(), false);
-          }
-          depth--;
-        }
+        checkMember(schema, member.getKey(), null, 0, member.getValue(), atOpenRoot);
       }
+    }
+
+    /**
+     * One member of an object: a built value, or member {@code index} of a lazy object, whose value
+     * is built only when its schema asks more than its kind.
+     */
+    private void checkMember(Schema schema, String name, FrozenJson.@Nullable Members lazy, int index,
+        @Nullable JsonNode built, boolean atOpenRoot) {
+      Schema propertySchema = schema.properties.get(name);
+      JsonNode additional = schema.additional;
+      if (propertySchema == null && (additional == null || atOpenRoot)) {
+        return;
+      }
+      push(name, 0);
+      if (propertySchema != null) {
+        if (built == null && lazy != null && propertySchema.typeOnly) {
+          typeChecked(propertySchema, lazy.type(index), null);
+        } else {
+          check(propertySchema, built != null ? built : memberValue(lazy, index), false);
+        }
+      } else if (additional != null && additional.isBoolean() && !additional.booleanValue()) {
+        // "/name: unknown property" even at the root, as the path of the member itself
+        fail("unknown property");
+      } else if (schema.additionalSchema != null) {
+        check(schema.additionalSchema, built != null ? built : memberValue(lazy, index), false);
+      }
+      depth--;
+    }
+
+    private static JsonNode memberValue(FrozenJson.@Nullable Members lazy, int index) {
+      return java.util.Objects.requireNonNull(lazy, "a member has a built value or a lazy one").value(index);
+    }
+
+    /**
+     * The {@code type} keyword: true when it passes (or is absent). The value is needed only for
+     * {@code integer}; a caller without it passes null for a schema that does not ask for one.
+     */
+    private boolean typeChecked(Schema schema, JsonNodeType kind, @Nullable JsonNode value) {
+      JsonNode type = schema.type;
+      if (type != null && !typeMatches(type, kind, value)) {
+        fail("expected " + describe(type) + ", got " + kindOf(kind));
+        return false;
+      }
+      return true;
     }
   }
 
-  private static boolean typeMatches(JsonNode type, JsonNode value) {
+  private static boolean typeMatches(JsonNode type, JsonNodeType kind, @Nullable JsonNode value) {
     if (type.isArray()) {
       for (JsonNode t : type) {
-        if (typeMatches(t, value)) {
+        if (typeMatches(t, kind, value)) {
           return true;
         }
       }
       return false;
     }
     return switch (type.asText()) {
-      case "object" -> value.isObject();
-      case "array" -> value.isArray();
-      case "string" -> value.isTextual();
-      case "boolean" -> value.isBoolean();
-      case "null" -> value.isNull();
-      case "number" -> value.isNumber();
-      case "integer" -> value.isIntegralNumber() || (value.isNumber() && isWhole(value));
+      case "object" -> kind == JsonNodeType.OBJECT;
+      case "array" -> kind == JsonNodeType.ARRAY;
+      case "string" -> kind == JsonNodeType.STRING;
+      case "boolean" -> kind == JsonNodeType.BOOLEAN;
+      case "null" -> kind == JsonNodeType.NULL;
+      case "number" -> kind == JsonNodeType.NUMBER;
+      case "integer" -> kind == JsonNodeType.NUMBER && value != null && (value.isIntegralNumber() || isWhole(value));
       default -> true;
     };
   }
@@ -239,22 +384,15 @@ public final class SchemaValidator {
     return type.isArray() ? type.toString() : type.asText();
   }
 
-  private static String kindOf(JsonNode value) {
-    if (value.isObject()) {
-      return "object";
-    }
-    if (value.isArray()) {
-      return "array";
-    }
-    if (value.isTextual()) {
-      return "string";
-    }
-    if (value.isBoolean()) {
-      return "boolean";
-    }
-    if (value.isNull()) {
-      return "null";
-    }
-    return value.isNumber() ? "number" : "value";
+  private static String kindOf(JsonNodeType kind) {
+    return switch (kind) {
+      case OBJECT -> "object";
+      case ARRAY -> "array";
+      case STRING -> "string";
+      case BOOLEAN -> "boolean";
+      case NULL -> "null";
+      case NUMBER -> "number";
+      default -> "value";
+    };
   }
 }

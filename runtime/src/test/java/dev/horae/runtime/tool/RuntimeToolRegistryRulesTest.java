@@ -11,6 +11,7 @@ import dev.horae.spi.AbortController;
 import dev.horae.spi.AbortSignal;
 import dev.horae.spi.Registration;
 import dev.horae.spi.gate.ToolCall;
+import dev.horae.spi.json.FrozenJson;
 import dev.horae.spi.message.ContentBlock;
 import dev.horae.spi.session.Json;
 import dev.horae.spi.tool.ToolBody;
@@ -225,6 +226,21 @@ class RuntimeToolRegistryRulesTest {
     // the body keeps its object; changing it later changes nothing the model or the log read
     produced.put("count", 99);
     assertThat(good.value().orElseThrow().path("count").asInt()).isEqualTo(2);
+    // and what the result holds is immutable (§8.2 step 4)
+    assertThat(FrozenJson.isFrozen(good.value().orElseThrow())).isTrue();
+    assertThatThrownBy(() -> ((ObjectNode) good.value().orElseThrow()).put("count", 3))
+        .isInstanceOf(UnsupportedOperationException.class);
+
+    // a value that is already frozen is handed on as it is: a list of a million rows is not copied
+    JsonNode rows = FrozenJson.lazyArray(3, i -> Json.parse("{\"count\":" + i + "}").get("count"));
+    var unusedRows = tools.register(ToolDefinition.builder("rows")
+        .output(Json.parse("{\"type\":\"array\",\"items\":{\"type\":\"integer\"}}"))
+        .renderer(v -> List.of(new ContentBlock(v.toString())))
+        .body((args, exec) -> CompletableFuture.completedFuture(rows))
+        .build());
+    ToolResult listed = call(agent, "rows", "{}");
+    assertThat(listed.value().orElseThrow()).isSameAs(rows);
+    assertThat(listed.text()).isEqualTo("[0,1,2]");
 
     ToolResult bad = call(agent, "bad", "{}");
     assertThat(bad.isError()).isTrue();
