@@ -5,8 +5,8 @@ import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.fasterxml.jackson.databind.node.TextNode;
 import dev.horae.spi.json.EcmaNumbers;
+import dev.horae.schedule.internal.RecordMembers;
 import dev.horae.schedule.internal.UtcInstants;
 import dev.horae.spi.session.SessionEvent;
 import java.io.IOException;
@@ -27,8 +27,6 @@ import org.jspecify.annotations.Nullable;
  */
 public final class ChangeCodec {
 
-  private static final TextNode KIND_AT = TextNode.valueOf("at");
-  private static final TextNode KIND_AFTER = TextNode.valueOf("after");
 
   private ChangeCodec() {}
 
@@ -109,7 +107,7 @@ public final class ChangeCodec {
    * Encodes a change as a fresh JSON object in persisted member order.
    *
    * @param change the change
-   * @return a new object node; the caller owns it
+   * @return a new object node; the caller owns it (its {@code schedule} member is frozen)
    */
   public static ObjectNode encode(ScheduleChange change) {
     JsonNodeFactory f = JsonNodeFactory.instance;
@@ -117,27 +115,12 @@ public final class ChangeCodec {
     o.put("version", 1);
     o.put("operation", change.operation());
     if (change instanceof ScheduleChange.Create create) {
-      putRecordMembers(o.putObject("schedule"), create.record());
+      // frozen and lazy, in the members' one order (RecordMembers)
+      o.set("schedule", RecordMembers.record(create.record()));
     } else {
       o.put("id", change.id());
     }
     return o;
-  }
-
-  /**
-   * Puts a record's members into {@code out} in persisted order: {@code id, kind, prompt,
-   * [afterSeconds,] scheduledAt}. Shared by the change and by the tool views (spec §4.1), which
-   * begin with the same members.
-   */
-  static void putRecordMembers(ObjectNode out, ScheduleRecord r) {
-    out.put("id", r.id());
-    // text nodes are immutable, so the two kinds share theirs
-    out.set("kind", r instanceof ScheduleRecord.After ? KIND_AFTER : KIND_AT);
-    out.put("prompt", r.prompt());
-    if (r instanceof ScheduleRecord.After after) {
-      out.put("afterSeconds", after.afterSeconds());
-    }
-    out.put("scheduledAt", r.scheduledAt());
   }
 
   /**

@@ -1,6 +1,7 @@
 package dev.horae.schedule;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import dev.horae.spi.json.EcmaJson;
 import dev.horae.spi.json.EcmaNumbers;
 import dev.horae.schedule.internal.RecordIndex;
@@ -284,6 +285,18 @@ public final class ScheduleFold {
    */
   public List<ScheduleRecord> active() {
     return index.activeInCreationOrder();
+  }
+
+  /**
+   * The active records' views in creation order: the {@code schedule_list} value (spec §4.1, §7
+   * step 6) as a frozen array of lazy rows, one clock sample for all of them. Linear in the active
+   * records; no record object is built.
+   *
+   * @param nowMillis the wall clock in epoch milliseconds, sampled once by the caller
+   * @return an immutable array node equal to {@code ScheduleView.listTree(active(), nowMillis)}
+   */
+  public ArrayNode activeViews(long nowMillis) {
+    return index.activeViews(nowMillis);
   }
 
   /**

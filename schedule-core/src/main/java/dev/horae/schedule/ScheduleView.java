@@ -1,10 +1,10 @@
 package dev.horae.schedule;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.fasterxml.jackson.databind.node.TextNode;
-import java.util.LinkedHashMap;
+import dev.horae.schedule.internal.RecordMembers;
+import dev.horae.spi.json.FrozenJson;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 
@@ -31,6 +31,18 @@ public record ScheduleView(ScheduleRecord record, State state) {
     }
 
     /**
+     * The state of a record whose target is {@code scheduledAtMillis} at the sampled clock: the
+     * target reached, equality included, is overdue.
+     *
+     * @param scheduledAtMillis the record's target in epoch milliseconds
+     * @param nowMillis the wall clock in epoch milliseconds
+     * @return the state
+     */
+    public static State at(long scheduledAtMillis, long nowMillis) {
+      return nowMillis >= scheduledAtMillis ? OVERDUE : SCHEDULED;
+    }
+
+    /**
      * The state as written in views.
      *
      * @return {@code scheduled} or {@code overdue}
@@ -42,10 +54,6 @@ public record ScheduleView(ScheduleRecord record, State state) {
 
   /** The only v1 delivery mode. */
   public static final String DELIVERY_MODE = "session-local";
-
-  private static final TextNode DELIVERY_MODE_NODE = TextNode.valueOf(DELIVERY_MODE);
-  private static final TextNode SCHEDULED_NODE = TextNode.valueOf(State.SCHEDULED.wire());
-  private static final TextNode OVERDUE_NODE = TextNode.valueOf(State.OVERDUE.wire());
 
   /**
    * Checks presence.
@@ -66,8 +74,7 @@ public record ScheduleView(ScheduleRecord record, State state) {
    * @return the view
    */
   public static ScheduleView of(ScheduleRecord record, long nowMillis) {
-    return new ScheduleView(
-        record, nowMillis >= record.scheduledAtMillis() ? State.OVERDUE : State.SCHEDULED);
+    return new ScheduleView(record, State.at(record.scheduledAtMillis(), nowMillis));
   }
 
   /**
@@ -80,35 +87,31 @@ public record ScheduleView(ScheduleRecord record, State state) {
   }
 
   /**
-   * The view as a fresh JSON tree with the same members in the same order as {@link #toJson()},
-   * for hosts whose tool values are trees: building it directly costs no text round trip.
+   * The view as a frozen JSON tree ({@link FrozenJson}) with the same members in the same order as
+   * {@link #toJson()}, for hosts whose tool values are trees: no text round trip, and a tool
+   * registry hands it on without copying it.
    *
-   * @return a new object node; the caller owns it
+   * @return an immutable object node
    */
   public ObjectNode toTree() {
-    // seven members at most: eight buckets at load factor 1 hold them without a resize, half the
-    // table a default map starts with (a list of a million views builds a million of these)
-    ObjectNode out = new ObjectNode(JsonNodeFactory.instance, new LinkedHashMap<>(8, 1.0f));
-    ChangeCodec.putRecordMembers(out, record);
-    // text nodes are immutable, so every view shares the constant ones
-    out.set("state", state == State.OVERDUE ? OVERDUE_NODE : SCHEDULED_NODE);
-    out.set("deliveryMode", DELIVERY_MODE_NODE);
-    return out;
+    return RecordMembers.view(record, state);
   }
 
   /**
-   * The {@code schedule_list} value as a tree: {@code view(record, now)} of every record, in the
-   * given order, with one clock sample for all rows (spec §7 step 6). Linear in the records.
+   * The {@code schedule_list} value of the given records: {@code view(record, now)} of each, in
+   * the given order, with one clock sample for all rows (spec §7 step 6), as a frozen array of
+   * lazy rows. Linear in the records. A fold lists its own active records with {@link
+   * ScheduleFold#activeViews(long)}, which builds no record objects.
    *
    * @param records the records, in creation order
    * @param nowMillis the wall clock in epoch milliseconds, sampled once by the caller
-   * @return a new array node; the caller owns it
+   * @return an immutable array node
    */
   public static ArrayNode listTree(List<ScheduleRecord> records, long nowMillis) {
-    ArrayNode out = JsonNodeFactory.instance.arrayNode(records.size());
+    List<ObjectNode> rows = new ArrayList<>(records.size());
     for (ScheduleRecord r : records) {
-      out.add(of(r, nowMillis).toTree());
+      rows.add(RecordMembers.view(r, State.at(r.scheduledAtMillis(), nowMillis)));
     }
-    return out;
+    return FrozenJson.array(rows);
   }
 }

@@ -1,5 +1,7 @@
 package dev.horae.schedule.internal;
 
+import java.nio.charset.StandardCharsets;
+
 /**
  * A text held as a bare byte array, for the fold's active records (issue 19: a {@code String}
  * costs a 24-byte object besides its characters). Narrow text, every character at most U+00FF, takes one
@@ -56,9 +58,15 @@ public final class CompactText {
    * @return a new string equal to the one encoded
    */
   public static String text(byte[] bytes, boolean wide) {
-    char[] chars = new char[wide ? bytes.length / 2 : bytes.length];
+    if (!wide) {
+      // Latin-1 decoding maps every byte to the char of the same value: one copy into a compact
+      // string (a list of a million rows reads each id and prompt at least twice)
+      return new String(bytes, StandardCharsets.ISO_8859_1);
+    }
+    // not UTF-16BE: its decoder would replace an unpaired surrogate, which must come back as it was
+    char[] chars = new char[bytes.length / 2];
     for (int i = 0; i < chars.length; i++) {
-      chars[i] = charAt(bytes, wide, i);
+      chars[i] = charAt(bytes, true, i);
     }
     return new String(chars);
   }

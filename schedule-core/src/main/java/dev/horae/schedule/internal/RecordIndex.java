@@ -1,6 +1,10 @@
 package dev.horae.schedule.internal;
 
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.horae.schedule.ScheduleRecord;
+import dev.horae.schedule.ScheduleView;
+import dev.horae.spi.json.FrozenJson;
 import java.util.AbstractSet;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -337,6 +341,29 @@ public final class RecordIndex {
       out.add(s.record());
     }
     return Collections.unmodifiableList(out);
+  }
+
+  /**
+   * The active records' views in creation order ({@code schedule_list}, spec §4.1 and §7), as a
+   * lazy frozen array: it keeps the active slots as they are now (their texts and times never
+   * change) and builds a row each time one is read, so no record, string or member map is kept
+   * per row.
+   *
+   * @param nowMillis the wall clock in epoch milliseconds, sampled once by the caller
+   * @return an immutable array node
+   */
+  public ArrayNode activeViews(long nowMillis) {
+    Slot[] rows = new Slot[active];
+    int n = 0;
+    for (Slot s = first; s != null; s = s.next) {
+      rows[n++] = s;
+    }
+    return FrozenJson.lazyArray(rows.length, i -> {
+      Slot s = rows[i];
+      return FrozenJson.object(new RecordMembers(
+          s.id, s.idWide, s.prompt, s.promptWide, s.scheduledAtMillis, s.afterSeconds,
+          ScheduleView.State.at(s.scheduledAtMillis, nowMillis)));
+    });
   }
 
   private static String idOf(Object entry) {

@@ -1,5 +1,6 @@
 package dev.horae.schedule.internal;
 
+import java.nio.charset.StandardCharsets;
 import java.util.OptionalLong;
 
 /**
@@ -53,28 +54,29 @@ public final class UtcInstants {
     int day = dayOfYear - (153 * marchMonth + 2) / 5 + 1;
     int month = marchMonth < 10 ? marchMonth + 3 : marchMonth - 9;
     int year = (int) (yearOfEra + era * 400L) + (month <= 2 ? 1 : 0);
-    char[] out = new char[24];
+    byte[] out = new byte[24];
     put(out, 0, year, 4);
-    out[4] = '-';
+    out[4] = (byte) '-';
     put(out, 5, month, 2);
-    out[7] = '-';
+    out[7] = (byte) '-';
     put(out, 8, day, 2);
-    out[10] = 'T';
+    out[10] = (byte) 'T';
     put(out, 11, secondOfDay / 3600, 2);
-    out[13] = ':';
+    out[13] = (byte) ':';
     put(out, 14, secondOfDay / 60 % 60, 2);
-    out[16] = ':';
+    out[16] = (byte) ':';
     put(out, 17, secondOfDay % 60, 2);
-    out[19] = '.';
+    out[19] = (byte) '.';
     put(out, 20, ms, 3);
-    out[23] = 'Z';
-    return new String(out);
+    out[23] = (byte) 'Z';
+    // ASCII bytes into a compact string with one copy
+    return new String(out, StandardCharsets.ISO_8859_1);
   }
 
-  private static void put(char[] out, int at, int value, int width) {
+  private static void put(byte[] out, int at, int value, int width) {
     int v = value;
     for (int i = at + width - 1; i >= at; i--) {
-      out[i] = (char) ('0' + v % 10);
+      out[i] = (byte) ('0' + v % 10);
       v /= 10;
     }
   }

@@ -141,8 +141,9 @@ public final class Pipelines {
                         return value(ScheduleError.corruptLog().toJson());
                       }
                       long now = host.wallClock().millis();
-                      // built as a tree at once: linear in the rows, no text round trip
-                      return tree(ScheduleView.listTree(fold.get().active(), now));
+                      // lazy frozen rows over the fold's own texts: linear in the rows, no text
+                      // round trip, and the registry's freeze hands them on without a copy
+                      return tree(fold.get().activeViews(now));
                     }));
   }
 

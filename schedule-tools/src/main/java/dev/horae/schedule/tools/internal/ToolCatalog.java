@@ -160,18 +160,12 @@ public final class ToolCatalog {
   }
 
   /**
-   * About the rendered length of a value: for a list, its views' fixed text (150 characters at
-   * most) plus their ids and prompts. Sizing the buffer once spares a long list the copies of its
-   * doublings, which were half of the renderer's allocation; escapes may still make it grow.
+   * About the rendered length of a value: for a list, 192 characters a view (its fixed text is 150
+   * at most; the rest is for its id and prompt). Sizing the buffer once spares a long list the
+   * copies of its doublings; measuring every row's id and prompt would build them once more (the
+   * rows of a list are lazy, see {@code RecordMembers}).
    */
   private static int sizeHint(JsonNode value) {
-    if (!value.isArray()) {
-      return 64;
-    }
-    long hint = 2;
-    for (JsonNode row : value) {
-      hint += 151 + row.path("id").asText("").length() + row.path("prompt").asText("").length();
-    }
-    return (int) Math.min(hint, Integer.MAX_VALUE - 16);
+    return value.isArray() ? (int) Math.min(2 + 192L * value.size(), Integer.MAX_VALUE - 16) : 64;
   }
 }
