@@ -3,11 +3,18 @@ package dev.horae.spi.json;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.JsonPointer;
+import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.SerializerProvider;
+import com.fasterxml.jackson.databind.jsontype.TypeSerializer;
 import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.BaseJsonNode;
 import com.fasterxml.jackson.databind.node.IntNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.JsonNodeType;
+import com.fasterxml.jackson.databind.node.MissingNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 import dev.horae.spi.session.Json;
@@ -207,6 +214,108 @@ class FrozenJsonTest {
     assertThat(Json.write(frozen)).isEqualTo("{\"a\":{\"b\":[1,{\"c\":null}]},\"n\":1.50,\"shared\":[\"x\"]}");
     assertThat(FrozenJson.isFrozen(source)).isFalse();
     assertThat(FrozenJson.isFrozen(TextNode.valueOf("v"))).isTrue();
+  }
+
+  /** A node of none of Jackson's kinds: nothing tells how to copy it. */
+  @SuppressWarnings("unchecked") // its deepCopy() narrows JsonNode's generic one, as Jackson's nodes do
+  private static final class Foreign extends BaseJsonNode {
+    private static final long serialVersionUID = 1L;
+
+    @Override
+    public int hashCode() {
+      return 1;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      return o == this;
+    }
+
+    @Override
+    public String toString() {
+      return "foreign";
+    }
+
+    @Override
+    public JsonToken asToken() {
+      return JsonToken.VALUE_EMBEDDED_OBJECT;
+    }
+
+    @Override
+    public void serialize(JsonGenerator g, SerializerProvider p) {}
+
+    @Override
+    public void serializeWithType(JsonGenerator g, SerializerProvider p, TypeSerializer t) {}
+
+    @Override
+    public Foreign deepCopy() {
+      return this;
+    }
+
+    @Override
+    public JsonNode get(int index) {
+      return MissingNode.getInstance();
+    }
+
+    @Override
+    public JsonNode path(String name) {
+      return MissingNode.getInstance();
+    }
+
+    @Override
+    public JsonNode path(int index) {
+      return MissingNode.getInstance();
+    }
+
+    @Override
+    protected JsonNode _at(JsonPointer ptr) {
+      return MissingNode.getInstance();
+    }
+
+    @Override
+    public JsonNodeType getNodeType() {
+      return JsonNodeType.POJO;
+    }
+
+    @Override
+    public String asText() {
+      return "";
+    }
+
+    @Override
+    public JsonNode findValue(String name) {
+      return MissingNode.getInstance();
+    }
+
+    @Override
+    public JsonNode findParent(String name) {
+      return MissingNode.getInstance();
+    }
+
+    @Override
+    public List<JsonNode> findValues(String name, List<JsonNode> found) {
+      return found;
+    }
+
+    @Override
+    public List<String> findValuesAsText(String name, List<String> found) {
+      return found;
+    }
+
+    @Override
+    public List<JsonNode> findParents(String name, List<JsonNode> found) {
+      return found;
+    }
+  }
+
+  @Test
+  void aNodeOfAnotherKindCannotBeFrozen() {
+    ObjectNode holder = Json.mapper().createObjectNode();
+    holder.set("x", new Foreign());
+    assertThatThrownBy(() -> FrozenJson.freeze(holder))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("a " + Foreign.class.getName() + " cannot be frozen");
+    assertThat(FrozenJson.isFrozen(new Foreign())).isFalse();
   }
 
   @Test

@@ -2,14 +2,17 @@ package dev.horae.runtime.tool;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeType;
+import com.fasterxml.jackson.databind.node.TextNode;
 import dev.horae.spi.json.FrozenJson;
 import dev.horae.spi.session.Json;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -106,13 +109,19 @@ public final class SchemaValidator {
      * lazy object's member is then checked by its kind, without building its value.
      */
     private final boolean typeOnly;
+    /** The kinds {@link #type} accepts by kind alone. */
+    private final Set<JsonNodeType> kinds;
+    /** Whether {@link #type} names {@code integer}: a number passes when it is whole. */
+    private final boolean integer;
 
     private Schema(JsonNode schema) {
       this.object = schema.isObject();
       this.type = frozen(schema.get("type"));
-      this.constant = frozen(schema.get("const"));
+      this.kinds = type == null ? EnumSet.noneOf(JsonNodeType.class) : kinds(type);
+      this.integer = type != null && namesInteger(type);
+      this.constant = interned(schema.get("const"));
       JsonNode enumNode = schema.get("enum");
-      this.enumeration = enumNode != null && enumNode.isArray() ? FrozenJson.freeze(enumNode) : null;
+      this.enumeration = enumNode != null && enumNode.isArray() ? interned(enumNode) : null;
       JsonNode itemsNode = schema.get("items");
       this.items = itemsNode == null ? null : new Schema(itemsNode);
       JsonNode oneOfNode = schema.get("oneOf");
@@ -147,13 +156,70 @@ public final class SchemaValidator {
       JsonNode additionalNode = schema.get("additionalProperties");
       this.additional = frozen(additionalNode);
       this.additionalSchema = additionalNode != null && additionalNode.isObject() ? new Schema(additionalNode) : null;
-      this.typeOnly = object && type != null && type.isTextual() && !type.asText().equals("integer")
+      this.typeOnly = object && type != null && !integer
           && constant == null && enumeration == null && items == null && oneOf == null && required == null
           && properties.isEmpty() && additional == null;
     }
 
     private static @Nullable JsonNode frozen(@Nullable JsonNode node) {
       return node == null ? null : FrozenJson.freeze(node);
+    }
+
+    /**
+     * A frozen copy whose texts (the node's, or an array's items') are interned, so that a value's
+     * text is compared with a constant by identity first: a list of a million rows compares its
+     * {@code kind}, {@code state} and {@code deliveryMode} with their schema's constants.
+     */
+    private static @Nullable JsonNode interned(@Nullable JsonNode node) {
+      if (node == null) {
+        return null;
+      }
+      if (node.isTextual()) {
+        return TextNode.valueOf(node.textValue().intern());
+      }
+      if (node.isArray()) {
+        List<JsonNode> items = new ArrayList<>(node.size());
+        for (JsonNode item : node) {
+          items.add(item.isTextual() ? TextNode.valueOf(item.textValue().intern()) : FrozenJson.freeze(item));
+        }
+        return FrozenJson.array(items);
+      }
+      return FrozenJson.freeze(node);
+    }
+
+    /** The kinds a type keyword accepts: a name, or an array of them (any of which may match). */
+    private static Set<JsonNodeType> kinds(JsonNode type) {
+      if (type.isArray()) {
+        Set<JsonNodeType> all = EnumSet.noneOf(JsonNodeType.class);
+        for (JsonNode t : type) {
+          all.addAll(kinds(t));
+        }
+        return all;
+      }
+      return switch (type.asText()) {
+        case "object" -> EnumSet.of(JsonNodeType.OBJECT);
+        case "array" -> EnumSet.of(JsonNodeType.ARRAY);
+        case "string" -> EnumSet.of(JsonNodeType.STRING);
+        case "boolean" -> EnumSet.of(JsonNodeType.BOOLEAN);
+        case "null" -> EnumSet.of(JsonNodeType.NULL);
+        case "number" -> EnumSet.of(JsonNodeType.NUMBER);
+        // a whole number; checked by value in typeMatches
+        case "integer" -> EnumSet.noneOf(JsonNodeType.class);
+        // a name outside the subset constrains nothing
+        default -> EnumSet.allOf(JsonNodeType.class);
+      };
+    }
+
+    private static boolean namesInteger(JsonNode type) {
+      if (type.isArray()) {
+        for (JsonNode t : type) {
+          if (namesInteger(t)) {
+            return true;
+          }
+        }
+        return false;
+      }
+      return type.asText().equals("integer");
     }
   }
 
@@ -339,7 +405,7 @@ public final class SchemaValidator {
      */
     private boolean typeChecked(Schema schema, JsonNodeType kind, @Nullable JsonNode value) {
       JsonNode type = schema.type;
-      if (type != null && !typeMatches(type, kind, value)) {
+      if (type != null && !typeMatches(schema, kind, value)) {
         fail("expected " + describe(type) + ", got " + kindOf(kind));
         return false;
       }
@@ -347,25 +413,11 @@ public final class SchemaValidator {
     }
   }
 
-  private static boolean typeMatches(JsonNode type, JsonNodeType kind, @Nullable JsonNode value) {
-    if (type.isArray()) {
-      for (JsonNode t : type) {
-        if (typeMatches(t, kind, value)) {
-          return true;
-        }
-      }
-      return false;
+  private static boolean typeMatches(Schema schema, JsonNodeType kind, @Nullable JsonNode value) {
+    if (schema.kinds.contains(kind)) {
+      return true;
     }
-    return switch (type.asText()) {
-      case "object" -> kind == JsonNodeType.OBJECT;
-      case "array" -> kind == JsonNodeType.ARRAY;
-      case "string" -> kind == JsonNodeType.STRING;
-      case "boolean" -> kind == JsonNodeType.BOOLEAN;
-      case "null" -> kind == JsonNodeType.NULL;
-      case "number" -> kind == JsonNodeType.NUMBER;
-      case "integer" -> kind == JsonNodeType.NUMBER && value != null && (value.isIntegralNumber() || isWhole(value));
-      default -> true;
-    };
+    return schema.integer && kind == JsonNodeType.NUMBER && value != null && (value.isIntegralNumber() || isWhole(value));
   }
 
   private static boolean isWhole(JsonNode number) {
