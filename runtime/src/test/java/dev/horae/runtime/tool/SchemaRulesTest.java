@@ -36,12 +36,21 @@ class SchemaRulesTest {
         Arguments.of("{\"type\":\"whatever\"}", "2.5", List.of()),
         Arguments.of("{\"type\":[\"string\",\"null\"]}", "null", List.of()),
         Arguments.of("{\"type\":[\"string\",\"null\"]}", "3", List.of("expected [\"string\",\"null\"], got number")),
+        // integer inside a list of types is still a value check
+        Arguments.of("{\"type\":[\"null\",\"integer\"]}", "3", List.of()),
+        Arguments.of("{\"type\":[\"null\",\"integer\"]}", "3.5", List.of("expected [\"null\",\"integer\"], got number")),
+        Arguments.of("{\"type\":\"boolean\"}", "false", List.of()),
         // a type mismatch is the only detail: nothing below it is checked
         Arguments.of("{\"type\":\"string\",\"const\":\"a\"}", "3", List.of("expected string, got number")),
         // const and enum compare JSON values, numbers by value
         Arguments.of("{\"const\":\"a\"}", "\"a\"", List.of()),
         Arguments.of("{\"const\":\"a\"}", "\"b\"", List.of("must equal \"a\"")),
         Arguments.of("{\"const\":1}", "1.0", List.of()),
+        Arguments.of("{\"const\":1}", "2", List.of("must equal 1")),
+        Arguments.of("{\"const\":{\"a\":[true]}}", "{\"a\":[true]}", List.of()),
+        Arguments.of("{\"const\":{\"a\":[true]}}", "{\"a\":[false]}", List.of("must equal {\"a\":[true]}")),
+        Arguments.of("{\"enum\":[1,\"a\",null]}", "null", List.of()),
+        Arguments.of("{\"enum\":[1,\"a\",null]}", "2", List.of("must be one of [1,\"a\",null]")),
         Arguments.of("{\"enum\":[\"a\",\"b\"]}", "\"b\"", List.of()),
         Arguments.of("{\"enum\":[\"a\",\"b\"]}", "\"c\"", List.of("must be one of [\"a\",\"b\"]")),
         Arguments.of("{\"enum\":\"a\"}", "\"c\"", List.of()),
