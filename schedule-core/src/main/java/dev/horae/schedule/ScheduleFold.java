@@ -293,7 +293,8 @@ public final class ScheduleFold {
    * records; no record object is built.
    *
    * @param nowMillis the wall clock in epoch milliseconds, sampled once by the caller
-   * @return an immutable array node equal to {@code ScheduleView.listTree(active(), nowMillis)}
+   * @return an immutable array node: {@code ScheduleView.of(record, nowMillis).toTree()} of each
+   *     active record, in creation order
    */
   public ArrayNode activeViews(long nowMillis) {
     return index.activeViews(nowMillis);

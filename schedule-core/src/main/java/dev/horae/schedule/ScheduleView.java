@@ -1,11 +1,7 @@
 package dev.horae.schedule;
 
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.horae.schedule.internal.RecordMembers;
-import dev.horae.spi.json.FrozenJson;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Objects;
 
 /**
@@ -95,23 +91,5 @@ public record ScheduleView(ScheduleRecord record, State state) {
    */
   public ObjectNode toTree() {
     return RecordMembers.view(record, state);
-  }
-
-  /**
-   * The {@code schedule_list} value of the given records: {@code view(record, now)} of each, in
-   * the given order, with one clock sample for all rows (spec §7 step 6), as a frozen array of
-   * lazy rows. Linear in the records. A fold lists its own active records with {@link
-   * ScheduleFold#activeViews(long)}, which builds no record objects.
-   *
-   * @param records the records, in creation order
-   * @param nowMillis the wall clock in epoch milliseconds, sampled once by the caller
-   * @return an immutable array node
-   */
-  public static ArrayNode listTree(List<ScheduleRecord> records, long nowMillis) {
-    List<ObjectNode> rows = new ArrayList<>(records.size());
-    for (ScheduleRecord r : records) {
-      rows.add(RecordMembers.view(r, State.at(r.scheduledAtMillis(), nowMillis)));
-    }
-    return FrozenJson.array(rows);
   }
 }

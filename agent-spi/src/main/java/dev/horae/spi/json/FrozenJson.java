@@ -14,6 +14,7 @@ import java.util.Collections;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.Objects;
@@ -135,7 +136,7 @@ public final class FrozenJson {
     List<JsonNode> copy = List.copyOf(items);
     for (int i = 0; i < copy.size(); i++) {
       if (!isFrozen(copy.get(i))) {
-        throw new IllegalArgumentException("item " + i + " of a frozen array is not frozen: " + kind(copy.get(i)));
+        throw new IllegalArgumentException(notFrozen("item " + i + " of a frozen array", copy.get(i)));
       }
     }
     return new FrozenArray(copy);
@@ -187,8 +188,9 @@ public final class FrozenJson {
     throw new IllegalArgumentException("a " + value.getClass().getName() + " cannot be frozen");
   }
 
-  private static String kind(JsonNode node) {
-    return node.getNodeType().name().toLowerCase(java.util.Locale.ROOT) + " node";
+  /** The refusal of a part that is not frozen, the same words wherever a frozen tree meets one. */
+  private static String notFrozen(String part, JsonNode node) {
+    return part + " is not frozen: " + node.getNodeType().name().toLowerCase(Locale.ROOT) + " node";
   }
 
   /** An object whose member map refuses every change. */
@@ -255,7 +257,7 @@ public final class FrozenJson {
       Objects.checkIndex(index, size);
       JsonNode item = items.apply(index);
       if (!isFrozen(item)) {
-        throw new IllegalStateException("item " + index + " of a frozen array is not frozen: " + kind(item));
+        throw new IllegalStateException(notFrozen("item " + index + " of a frozen array", item));
       }
       return item;
     }
@@ -309,8 +311,7 @@ public final class FrozenJson {
     public JsonNode value(int index) {
       JsonNode v = members.value(index);
       if (!isFrozen(v)) {
-        throw new IllegalStateException(
-            "member \"" + members.name(index) + "\" of a frozen object is not frozen: " + kind(v));
+        throw new IllegalStateException(notFrozen("member \"" + members.name(index) + "\" of a frozen object", v));
       }
       return v;
     }

@@ -12,6 +12,7 @@ import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import org.jspecify.annotations.Nullable;
 
@@ -117,8 +118,8 @@ public final class SchemaValidator {
     private Schema(JsonNode schema) {
       this.object = schema.isObject();
       this.type = frozen(schema.get("type"));
-      this.kinds = type == null ? EnumSet.noneOf(JsonNodeType.class) : kinds(type);
-      this.integer = type != null && namesInteger(type);
+      this.kinds = EnumSet.noneOf(JsonNodeType.class);
+      this.integer = type != null && readType(type, kinds);
       this.constant = interned(schema.get("const"));
       JsonNode enumNode = schema.get("enum");
       this.enumeration = enumNode != null && enumNode.isArray() ? interned(enumNode) : null;
@@ -187,39 +188,32 @@ public final class SchemaValidator {
       return FrozenJson.freeze(node);
     }
 
-    /** The kinds a type keyword accepts: a name, or an array of them (any of which may match). */
-    private static Set<JsonNodeType> kinds(JsonNode type) {
+    /**
+     * Reads a type keyword (a name, or an array of them, any of which may match) into the kinds it
+     * accepts by kind alone; answers whether it names {@code integer}, which is checked by value.
+     */
+    private static boolean readType(JsonNode type, Set<JsonNodeType> kinds) {
       if (type.isArray()) {
-        Set<JsonNodeType> all = EnumSet.noneOf(JsonNodeType.class);
+        boolean integer = false;
         for (JsonNode t : type) {
-          all.addAll(kinds(t));
+          integer |= readType(t, kinds);
         }
-        return all;
+        return integer;
       }
-      return switch (type.asText()) {
-        case "object" -> EnumSet.of(JsonNodeType.OBJECT);
-        case "array" -> EnumSet.of(JsonNodeType.ARRAY);
-        case "string" -> EnumSet.of(JsonNodeType.STRING);
-        case "boolean" -> EnumSet.of(JsonNodeType.BOOLEAN);
-        case "null" -> EnumSet.of(JsonNodeType.NULL);
-        case "number" -> EnumSet.of(JsonNodeType.NUMBER);
-        // a whole number; checked by value in typeMatches
-        case "integer" -> EnumSet.noneOf(JsonNodeType.class);
+      switch (type.asText()) {
+        case "object" -> kinds.add(JsonNodeType.OBJECT);
+        case "array" -> kinds.add(JsonNodeType.ARRAY);
+        case "string" -> kinds.add(JsonNodeType.STRING);
+        case "boolean" -> kinds.add(JsonNodeType.BOOLEAN);
+        case "null" -> kinds.add(JsonNodeType.NULL);
+        case "number" -> kinds.add(JsonNodeType.NUMBER);
+        case "integer" -> {
+          return true;
+        }
         // a name outside the subset constrains nothing
-        default -> EnumSet.allOf(JsonNodeType.class);
-      };
-    }
-
-    private static boolean namesInteger(JsonNode type) {
-      if (type.isArray()) {
-        for (JsonNode t : type) {
-          if (namesInteger(t)) {
-            return true;
-          }
-        }
-        return false;
+        default -> kinds.addAll(EnumSet.allOf(JsonNodeType.class));
       }
-      return type.asText().equals("integer");
+      return false;
     }
   }
 
@@ -396,7 +390,7 @@ public final class SchemaValidator {
     }
 
     private static JsonNode memberValue(FrozenJson.@Nullable Members lazy, int index) {
-      return java.util.Objects.requireNonNull(lazy, "a member has a built value or a lazy one").value(index);
+      return Objects.requireNonNull(lazy, "a member has a built value or a lazy one").value(index);
     }
 
     /**
