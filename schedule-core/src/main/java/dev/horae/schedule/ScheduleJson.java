@@ -1,12 +1,14 @@
 package dev.horae.schedule;
 
+import dev.horae.schedule.internal.RecordMembers;
 import dev.horae.spi.json.EcmaJson;
 import java.util.List;
 
 /**
  * Canonical JSON text of Schedule values (spec §4.3, §16.3): members in spec order, no
  * insignificant whitespace, integers as plain digits, strings as {@code JSON.stringify} writes
- * them. Rendering is deterministic, so equal values give equal bytes.
+ * them. Rendering is deterministic, so equal values give equal bytes. A record's and a view's
+ * members are written by {@link RecordMembers}, which also orders them as a tree.
  */
 public final class ScheduleJson {
 
@@ -20,8 +22,8 @@ public final class ScheduleJson {
    */
   public static String record(ScheduleRecord record) {
     StringBuilder out = new StringBuilder(96);
-    appendRecordMembers(out.append('{'), record);
-    return out.append('}').toString();
+    RecordMembers.appendText(out, record, null);
+    return out.toString();
   }
 
   /**
@@ -34,9 +36,8 @@ public final class ScheduleJson {
     StringBuilder out = new StringBuilder(128);
     out.append("{\"version\":1,\"operation\":\"").append(change.operation()).append('"');
     if (change instanceof ScheduleChange.Create create) {
-      out.append(",\"schedule\":{");
-      appendRecordMembers(out, create.record());
-      out.append('}');
+      out.append(",\"schedule\":");
+      RecordMembers.appendText(out, create.record(), null);
     } else {
       out.append(",\"id\":");
       EcmaJson.appendString(out, change.id());
@@ -108,21 +109,6 @@ public final class ScheduleJson {
   }
 
   private static void appendView(StringBuilder out, ScheduleView view) {
-    out.append('{');
-    appendRecordMembers(out, view.record());
-    out.append(",\"state\":\"").append(view.state().wire()).append('"');
-    out.append(",\"deliveryMode\":\"").append(ScheduleView.DELIVERY_MODE).append("\"}");
-  }
-
-  private static void appendRecordMembers(StringBuilder out, ScheduleRecord record) {
-    out.append("\"id\":");
-    EcmaJson.appendString(out, record.id());
-    out.append(",\"kind\":\"").append(record.kind()).append('"');
-    out.append(",\"prompt\":");
-    EcmaJson.appendString(out, record.prompt());
-    if (record instanceof ScheduleRecord.After after) {
-      out.append(",\"afterSeconds\":").append(after.afterSeconds());
-    }
-    out.append(",\"scheduledAt\":\"").append(record.scheduledAt()).append('"');
+    RecordMembers.appendText(out, view.record(), view.state());
   }
 }

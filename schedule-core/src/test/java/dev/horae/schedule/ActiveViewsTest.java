@@ -7,8 +7,11 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.horae.schedule.internal.RecordIndex;
 import dev.horae.schedule.internal.RecordMembers;
+import dev.horae.schedule.internal.UtcInstants;
 import dev.horae.spi.json.EcmaJson;
+import dev.horae.spi.json.EcmaNumbers;
 import dev.horae.spi.json.FrozenJson;
+import dev.horae.spi.session.Json;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -96,6 +99,27 @@ class ActiveViewsTest {
         for (int i = 0; i < members.size(); i++) {
           assertThat(members.type(i)).as("%s of %s", members.name(i), r).isEqualTo(members.value(i).getNodeType());
         }
+      }
+    }
+  }
+
+  @Test
+  void theTextARowWritesItselfIsTheTextOfItsMembersOneByOne() {
+    List<ScheduleRecord> all = new ArrayList<>(records(new Random(23), 500));
+    all.add(new ScheduleRecord.After("max", "safe", EcmaNumbers.MAX_SAFE_INTEGER, T));
+    all.add(new ScheduleRecord.At("\ud800", "\udc00\u0000", UtcInstants.MIN_MILLIS));
+    for (ScheduleRecord r : all) {
+      for (ObjectNode tree : List.of(
+          RecordMembers.record(r),
+          RecordMembers.view(r, ScheduleView.State.SCHEDULED),
+          RecordMembers.view(r, ScheduleView.State.OVERDUE))) {
+        FrozenJson.Members members = Objects.requireNonNull(FrozenJson.lazyMembers(tree));
+        ObjectNode plain = Json.mapper().createObjectNode();
+        for (int i = 0; i < members.size(); i++) {
+          plain.set(members.name(i), members.value(i));
+        }
+        // the plain copy is written member by member by EcmaJson; the row writes its own text
+        assertThat(EcmaJson.write(tree)).as("%s", r).isEqualTo(EcmaJson.write(plain));
       }
     }
   }

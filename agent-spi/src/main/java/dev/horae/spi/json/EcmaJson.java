@@ -45,9 +45,12 @@ public final class EcmaJson {
    */
   public static void append(StringBuilder out, JsonNode value) {
     if (value.isObject()) {
+      FrozenJson.Members lazy = FrozenJson.lazyMembers(value);
+      if (lazy != null && lazy.appendJson(out)) {
+        return;
+      }
       out.append('{');
       boolean first = true;
-      FrozenJson.Members lazy = FrozenJson.lazyMembers(value);
       if (lazy != null) {
         // a lazy object's members straight from their source, without a map entry each
         for (int i = 0, n = lazy.size(); i < n; i++) {

@@ -38,7 +38,7 @@ class FrozenJsonTest {
   private static final String TEXT = "{\"id\":\"a\",\"n\":3,\"tags\":[\"x\",\"y\"],\"inner\":{\"ok\":true}}";
 
   /** Members id, n, tags, inner as in {@link #TEXT}; counts how often each value is built. */
-  private static final class Sample implements FrozenJson.Members {
+  private static class Sample implements FrozenJson.Members {
     final AtomicInteger built = new AtomicInteger();
     private static final String[] NAMES = {"id", "n", "tags", "inner"};
 
@@ -108,6 +108,28 @@ class FrozenJsonTest {
     // the default kind of a member builds it; a Members that knows its kinds overrides type()
     assertThat(members.type(2)).isEqualTo(JsonNodeType.ARRAY);
     assertThat(members.built).hasValue(5);
+  }
+
+  @Test
+  void aLazyObjectThatWritesItsOwnTextIsWrittenByItAndOnlyByEcmaJson() {
+    // a deliberately different text shows whose writing EcmaJson used
+    Sample own = new Sample() {
+      @Override
+      public boolean appendJson(StringBuilder out) {
+        out.append("{\"own\":1}");
+        return true;
+      }
+    };
+    ObjectNode lazy = FrozenJson.object(own);
+    assertThat(EcmaJson.write(FrozenJson.array(List.of(lazy, lazy)))).isEqualTo("[{\"own\":1},{\"own\":1}]");
+    assertThat(own.built).hasValue(0);
+    // the members seen through lazyMembers write the same way; Jackson's writer reads the members
+    assertThat(Objects.requireNonNull(FrozenJson.lazyMembers(lazy)).appendJson(new StringBuilder())).isTrue();
+    assertThat(Json.write(lazy)).isEqualTo(TEXT);
+    // by default a lazy object writes nothing itself and EcmaJson writes its members
+    StringBuilder untouched = new StringBuilder("x");
+    assertThat(new Sample().appendJson(untouched)).isFalse();
+    assertThat(untouched).hasToString("x");
   }
 
   @Test

@@ -348,6 +348,10 @@ public final class SchemaValidator {
           }
         }
       }
+      if (schema.properties.isEmpty() && schema.additional == null) {
+        // no member has a rule (a list's item schema holds only its oneOf): nothing to walk
+        return;
+      }
       boolean atOpenRoot = openRoot && depth == 0;
       FrozenJson.Members lazy = FrozenJson.lazyMembers(value);
       if (lazy != null) {

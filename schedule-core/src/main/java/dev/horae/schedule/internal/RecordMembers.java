@@ -5,20 +5,25 @@ import com.fasterxml.jackson.databind.node.JsonNodeType;
 import com.fasterxml.jackson.databind.node.LongNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
+import dev.horae.schedule.ScheduleJson;
 import dev.horae.schedule.ScheduleRecord;
 import dev.horae.schedule.ScheduleView;
+import dev.horae.spi.json.EcmaJson;
 import dev.horae.spi.json.FrozenJson;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A record's members as a lazy frozen object, the one place that orders them as a tree: {@code id,
- * kind, prompt, [afterSeconds,] scheduledAt} (spec §3.2, a create's {@code schedule} member), and
- * for a view (spec §4.1) then {@code state} and {@code deliveryMode}.
+ * A record's members as a lazy frozen object, the one place that orders them, as a tree and as
+ * text: {@code id, kind, prompt, [afterSeconds,] scheduledAt} (spec §3.2, a create's {@code
+ * schedule} member), and for a view (spec §4.1) then {@code state} and {@code deliveryMode}.
  *
  * <p>It holds the record's fields as {@link CompactText}, shared with the {@link RecordIndex} slot
  * it comes from (those arrays never change), and builds a member's node when it is read. A {@code
  * schedule_list} row is one of these, built when the row is read and dropped after, instead of a
  * member map with its nodes and strings (about 600 bytes a row, kept for the whole list; issue 19).
+ * It writes its own canonical text ({@link #appendJson}, the text {@link ScheduleJson} writes for
+ * records and views too): the names and constant values between the three variable texts are
+ * written once here, instead of being scanned and quoted member by member for every row.
  */
 public final class RecordMembers implements FrozenJson.Members {
 
@@ -43,6 +48,17 @@ public final class RecordMembers implements FrozenJson.Members {
   private static final TextNode DELIVERY_MODE = TextNode.valueOf(ScheduleView.DELIVERY_MODE);
   private static final TextNode SCHEDULED = TextNode.valueOf(ScheduleView.State.SCHEDULED.wire());
   private static final TextNode OVERDUE = TextNode.valueOf(ScheduleView.State.OVERDUE.wire());
+
+  // the text between the variable parts: '{"id":' id ',"kind":"at","prompt":' prompt
+  // [',"afterSeconds":' n] ',"scheduledAt":"' instant, then the tail of a record or of a view
+  private static final String ID_TEXT = "{" + EcmaJson.string(NAMES[ID]) + ":";
+  private static final String AT_PROMPT_TEXT = kindThenPrompt(KIND_AT);
+  private static final String AFTER_PROMPT_TEXT = kindThenPrompt(KIND_AFTER);
+  private static final String AFTER_SECONDS_TEXT = "," + EcmaJson.string(NAMES[AFTER_SECONDS]) + ":";
+  private static final String SCHEDULED_AT_TEXT = "," + EcmaJson.string(NAMES[SCHEDULED_AT]) + ":\"";
+  private static final String RECORD_TAIL = "\"}";
+  private static final String SCHEDULED_TAIL = viewTail(SCHEDULED);
+  private static final String OVERDUE_TAIL = viewTail(OVERDUE);
 
   private final byte[] id;
   private final byte[] prompt;
@@ -80,7 +96,7 @@ public final class RecordMembers implements FrozenJson.Members {
         CompactText.of(record.prompt(), promptWide),
         promptWide,
         record.scheduledAtMillis(),
-        record instanceof ScheduleRecord.After a ? a.afterSeconds() : 0,
+        afterSecondsOf(record),
         state);
   }
 
@@ -103,6 +119,57 @@ public final class RecordMembers implements FrozenJson.Members {
    */
   public static ObjectNode view(ScheduleRecord record, ScheduleView.State state) {
     return FrozenJson.object(of(record, state));
+  }
+
+  private static String kindThenPrompt(TextNode kind) {
+    return "," + EcmaJson.string(NAMES[KIND]) + ":" + EcmaJson.write(kind) + "," + EcmaJson.string(NAMES[PROMPT]) + ":";
+  }
+
+  private static String viewTail(TextNode state) {
+    return "\"," + EcmaJson.string(NAMES[STATE]) + ":" + EcmaJson.write(state) + ","
+        + EcmaJson.string(NAMES[DELIVERY_MODE_MEMBER]) + ":" + EcmaJson.write(DELIVERY_MODE) + "}";
+  }
+
+  /**
+   * Appends the canonical text of a record's members ({@code state} null) or of its view, as
+   * {@link EcmaJson} writes the tree of {@link #record} or {@link #view}.
+   *
+   * @param out the buffer
+   * @param record the record
+   * @param state the view's state, or null for the record's members alone
+   */
+  public static void appendText(StringBuilder out, ScheduleRecord record, ScheduleView.@Nullable State state) {
+    appendText(out, record.id(), record.prompt(), afterSecondsOf(record), record.scheduledAtMillis(), state);
+  }
+
+  private static void appendText(
+      StringBuilder out, String id, String prompt, long afterSeconds, long scheduledAtMillis, ScheduleView.@Nullable State state) {
+    out.append(ID_TEXT);
+    EcmaJson.appendString(out, id);
+    out.append(afterSeconds == 0 ? AT_PROMPT_TEXT : AFTER_PROMPT_TEXT);
+    EcmaJson.appendString(out, prompt);
+    if (afterSeconds != 0) {
+      // a safe integer (ScheduleRecord.After), which JSON.stringify writes as its digits
+      out.append(AFTER_SECONDS_TEXT).append(afterSeconds);
+    }
+    out.append(SCHEDULED_AT_TEXT).append(UtcInstants.format(scheduledAtMillis));
+    out.append(state == null ? RECORD_TAIL : state == ScheduleView.State.OVERDUE ? OVERDUE_TAIL : SCHEDULED_TAIL);
+  }
+
+  private static long afterSecondsOf(ScheduleRecord record) {
+    return record instanceof ScheduleRecord.After a ? a.afterSeconds() : 0;
+  }
+
+  /**
+   * Writes this object's canonical text in one pass (see the class comment).
+   *
+   * @param out the buffer
+   * @return true
+   */
+  @Override
+  public boolean appendJson(StringBuilder out) {
+    appendText(out, CompactText.text(id, idWide), CompactText.text(prompt, promptWide), afterSeconds, scheduledAtMillis, state);
+    return true;
   }
 
   private int[] members() {
