@@ -11,14 +11,14 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The event rows of one JDBC load, checked to be contiguous and decoded in seq order: on the
- * caller's thread, or — for a long log — on a second thread while the caller fetches the next rows.
+ * caller's thread, or — for a long log — on a second thread while the caller reads the next rows.
  *
  * <p>Why a second thread: in a million-row load the database's backend produced rows for about as
- * long as the decoding took, and the two alternated (a fetch waits for its whole batch), so one
- * core stood idle; the caller keeps the connection and its transaction and only fetches, the
- * decoder only decodes (docs/performance.md, "The JDBC store's load", issue 19). The answer and
- * the first error are those of decoding on the caller's thread: rows are decoded in the order
- * they arrive, and the first failure is the one reported.
+ * long as the decoding took, and the two alternated, so one core stood idle; the caller keeps the
+ * connection and its transaction and only reads rows, the decoder only decodes (docs/performance.md,
+ * "The JDBC store's load", issue 19). The answer and the first error are those of decoding on the
+ * caller's thread: rows are decoded in the order they arrive, and the first failure is the one
+ * reported.
  */
 final class EventRows implements AutoCloseable {
 
@@ -29,11 +29,13 @@ final class EventRows implements AutoCloseable {
      * The row's event.
      *
      * @param seq the row's seq
-     * @param text the row's event text
+     * @param bytes holds the row's event text, UTF-8
+     * @param offset where the text starts
+     * @param length its length in bytes
      * @return the event
      * @throws SessionStoreException when the row is corrupt
      */
-    SessionEvent decode(long seq, String text);
+    SessionEvent decode(long seq, byte[] bytes, int offset, int length);
   }
 
   /** The error for a row whose seq does not continue the log. */
@@ -126,20 +128,22 @@ final class EventRows implements AutoCloseable {
   }
 
   /**
-   * Adds the next row.
+   * Adds the next row. The bytes are the caller's no more: a second thread may read them later.
    *
    * @param seq its seq
-   * @param text its event text
+   * @param bytes holds its event text, UTF-8
+   * @param offset where the text starts
+   * @param length its length in bytes
    * @throws SessionStoreException when this or an earlier row is corrupt (an earlier one's error
    *     may come only from {@link #finish})
    */
-  void add(long seq, String text) {
+  void add(long seq, byte[] bytes, int offset, int length) {
     if (queue == null) {
-      append(seq, text);
+      append(seq, bytes, offset, length);
       return;
     }
     rethrowFailure();
-    filling.add(seq, text);
+    filling.add(seq, bytes, offset, length);
     if (filling.size == BATCH) {
       putUninterruptibly(filling);
       filling = new Batch(BATCH);
@@ -173,11 +177,11 @@ final class EventRows implements AutoCloseable {
     }
   }
 
-  private void append(long seq, String text) {
+  private void append(long seq, byte[] bytes, int offset, int length) {
     if (seq != events.size()) {
       throw gap.at(events.size(), seq);
     }
-    events.add(decoder.decode(seq, text));
+    events.add(decoder.decode(seq, bytes, offset, length));
   }
 
   private @Nullable Void decodeBatches() {
@@ -198,7 +202,7 @@ final class EventRows implements AutoCloseable {
       }
       try {
         for (int i = 0; i < batch.size; i++) {
-          append(batch.seqs[i], batch.texts[i]);
+          append(batch.seqs[i], batch.rows[i], batch.offsets[i], batch.lengths[i]);
         }
       } catch (RuntimeException | Error e) {
         failure = e;
@@ -239,20 +243,26 @@ final class EventRows implements AutoCloseable {
     }
   }
 
-  /** Rows on their way to the decoder. */
+  /** Rows on their way to the decoder: each row's bytes as the caller gave them. */
   private static final class Batch {
     final long[] seqs;
-    final String[] texts;
+    final byte[][] rows;
+    final int[] offsets;
+    final int[] lengths;
     int size;
 
     Batch(int capacity) {
       seqs = new long[capacity];
-      texts = new String[capacity];
+      rows = new byte[capacity][];
+      offsets = new int[capacity];
+      lengths = new int[capacity];
     }
 
-    void add(long seq, String text) {
+    void add(long seq, byte[] bytes, int offset, int length) {
       seqs[size] = seq;
-      texts[size] = text;
+      rows[size] = bytes;
+      offsets[size] = offset;
+      lengths[size] = length;
       size++;
     }
   }

@@ -401,7 +401,7 @@ public final class JdbcSessionStore implements DueIndexed {
           throw new SessionStoreException("session " + id + " has no stored event at seq " + mine.seq() + " in " + tables.events());
         }
         String stored = row.getString(1);
-        SessionEvent last = decode(id, mine.seq(), stored, null);
+        SessionEvent last = decode(id, mine.seq(), stored);
         // compared in their stored form, so payload node types (int or long) do not matter
         if (!stored.equals(EventCodec.write(mine))) {
           throw new IllegalArgumentException(
@@ -455,19 +455,11 @@ public final class JdbcSessionStore implements DueIndexed {
     List<SessionEvent> events;
     // the loaded log is retained whole: its payloads share blocks (PayloadBlocks says why)
     PayloadBlocks blocks = new PayloadBlocks();
-    EventRows.Decoder decoder = (seq, text) -> decode(id, seq, text, blocks);
+    EventRows.Decoder decoder = (seq, bytes, offset, size) -> decode(id, seq, bytes, offset, size, blocks);
     EventRows.Gap gap = (expected, found) -> new SessionStoreException(
         "session " + id + " in " + tables.events() + " is not contiguous: expected seq " + expected + ", found " + found);
-    try (EventRows decoded = EventRows.forLength(length, pipelineAt, decoder, gap);
-        PreparedStatement read = c.prepareStatement(tables.readEvents())) {
-      read.setFetchSize(1000);
-      read.setString(1, id);
-      read.setLong(2, length);
-      try (ResultSet rows = read.executeQuery()) {
-        while (rows.next()) {
-          decoded.add(rows.getLong(1), rows.getString(2));
-        }
-      }
+    try (EventRows decoded = EventRows.forLength(length, pipelineAt, decoder, gap)) {
+      EventCopy.read(c, tables, id, length, decoded);
       events = decoded.finish();
     }
     if (events.size() != length) {
@@ -507,24 +499,37 @@ public final class JdbcSessionStore implements DueIndexed {
     }
   }
 
+  private SessionEvent decode(String id, long seq, String text) {
+    byte[] bytes;
+    try {
+      bytes = utf8(text);
+    } catch (IllegalArgumentException e) {
+      throw corrupt(id, seq, e);
+    }
+    return decode(id, seq, bytes, 0, bytes.length, null);
+  }
+
   // blocks: where a whole load keeps its payloads; null for a single event read and dropped
-  private SessionEvent decode(String id, long seq, String text, @Nullable PayloadBlocks blocks) {
+  private SessionEvent decode(String id, long seq, byte[] bytes, int offset, int length, @Nullable PayloadBlocks blocks) {
     SessionEvent event;
     try {
       // read by the streaming reader the file store uses: the payload stays text, no tree
-      byte[] bytes = utf8(text);
       event = blocks == null
-          ? EventCodec.readEvent(bytes, 0, bytes.length)
-          : EventCodec.readEvent(bytes, 0, bytes.length, blocks);
+          ? EventCodec.readEvent(bytes, offset, length)
+          : EventCodec.readEvent(bytes, offset, length, blocks);
     } catch (IllegalArgumentException | EventCodec.Unreadable e) {
-      throw new SessionStoreException(
-          "session " + id + " has a corrupt event at seq " + seq + " in " + tables.events() + ": " + e.getMessage(), e);
+      throw corrupt(id, seq, e);
     }
     if (event.seq() != seq) {
       throw new SessionStoreException(
           "session " + id + " has an event claiming seq " + event.seq() + " in the row of seq " + seq + " in " + tables.events());
     }
     return event;
+  }
+
+  private SessionStoreException corrupt(String id, long seq, Exception e) {
+    return new SessionStoreException(
+        "session " + id + " has a corrupt event at seq " + seq + " in " + tables.events() + ": " + e.getMessage(), e);
   }
 
   // text a row could hold but UTF-8 cannot (an unpaired surrogate) is refused, not replaced by '?'

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.horae.spi.session.Json;
 import dev.horae.spi.session.SessionEvent;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -26,8 +27,9 @@ class EventRowsTest {
 
   private final Set<String> decodingThreads = ConcurrentHashMap.newKeySet();
 
-  private SessionEvent decode(long seq, String text) {
+  private SessionEvent decode(long seq, byte[] bytes, int offset, int length) {
     decodingThreads.add(Thread.currentThread().getName());
+    String text = new String(bytes, offset, length, StandardCharsets.UTF_8);
     if (text.equals("bad")) {
       throw new SessionStoreException("corrupt row " + seq);
     }
@@ -42,7 +44,9 @@ class EventRowsTest {
       java.util.function.IntToLongFunction seq) {
     try (EventRows rows = pipelined ? EventRows.pipelined(this::decode, GAP) : EventRows.direct(this::decode, GAP)) {
       for (int i = 0; i < n; i++) {
-        rows.add(seq.applyAsLong(i), text.apply(i));
+        // a row's text stands inside a larger array, as in its COPY message
+        byte[] message = ("<" + text.apply(i) + ">").getBytes(StandardCharsets.UTF_8);
+        rows.add(seq.applyAsLong(i), message, 1, message.length - 2);
       }
       List<SessionEvent> events = rows.finish();
       List<String> seqs = new ArrayList<>();
@@ -95,7 +99,7 @@ class EventRowsTest {
   void anAbandonedLoadEndsTheDecoder() throws InterruptedException {
     EventRows rows = EventRows.pipelined(this::decode, GAP);
     for (int i = 0; i < 5_000; i++) {
-      rows.add(i, "{}");
+      rows.add(i, new byte[] {'{', '}'}, 0, 2);
     }
     // the caller fails (say, its connection breaks) and closes without finishing
     rows.close();

@@ -127,6 +127,72 @@ class JdbcSessionStoreTest extends SessionStoreContract {
         .hasMessageStartingWith("session s has a corrupt event at seq 1 in " + prefix + "event: ");
   }
 
+  /**
+   * A data source that hands out one physical connection again and again (its {@code close}
+   * keeps it open), as a pool of one does; {@code driverVisible} false hides the driver's own
+   * connection from {@code unwrap}.
+   */
+  private static DataSource oneConnection(Connection physical, boolean driverVisible) {
+    Connection handed = (Connection) java.lang.reflect.Proxy.newProxyInstance(
+        Connection.class.getClassLoader(), new Class<?>[] {Connection.class}, (proxy, method, args) -> {
+          String name = method.getName();
+          if (name.equals("close")) {
+            return null;
+          }
+          if (!driverVisible && name.equals("unwrap")) {
+            throw new SQLException("not a wrapper of " + args[0]);
+          }
+          if (!driverVisible && name.equals("isWrapperFor")) {
+            return false;
+          }
+          try {
+            return method.invoke(physical, args);
+          } catch (java.lang.reflect.InvocationTargetException e) {
+            throw e.getCause();
+          }
+        });
+    return (DataSource) java.lang.reflect.Proxy.newProxyInstance(
+        DataSource.class.getClassLoader(), new Class<?>[] {DataSource.class}, (proxy, method, args) -> {
+          if (method.getName().equals("getConnection")) {
+            return handed;
+          }
+          throw new UnsupportedOperationException(method.getName());
+        });
+  }
+
+  @Test
+  void aLoadThatFailsMidLogLeavesItsConnectionUsable() throws SQLException {
+    try (Connection physical = dataSource().getConnection()) {
+      JdbcSessionStore one = JdbcSessionStore.create(oneConnection(physical, true), prefix);
+      one.persist(header("bad"), log(300)).toCompletableFuture().join();
+      one.persist(header("good"), log(3)).toCompletableFuture().join();
+      // rows after the corrupt one are still on their way when the load fails
+      sql("UPDATE " + prefix + "event SET event = '{\"seq\":5}' WHERE session_id = 'bad' AND seq = 5");
+      for (long pipelineAt : new long[] {Long.MAX_VALUE, 1}) {
+        one.pipelineAt(pipelineAt);
+        assertThatThrownBy(() -> one.load("bad"))
+            .isInstanceOf(SessionStoreException.class)
+            .hasMessageStartingWith("session bad has a corrupt event at seq 5 in " + prefix + "event: ")
+            .satisfies(e -> assertThat(e.getSuppressed()).isEmpty());
+        assertThat(one.load("good").orElseThrow().events()).isEqualTo(log(3));
+        assertThat(physical.getAutoCommit()).isTrue();
+      }
+    }
+  }
+
+  @Test
+  void aConnectionThatDoesNotUnwrapToTheDriverCannotLoadAndSaysWhy() throws SQLException {
+    try (Connection physical = dataSource().getConnection()) {
+      JdbcSessionStore hidden = JdbcSessionStore.create(oneConnection(physical, false), prefix);
+      hidden.persist(header("s"), log(2)).toCompletableFuture().join();
+      assertThatThrownBy(() -> hidden.load("s"))
+          .isInstanceOf(SessionStoreException.class)
+          .hasMessageStartingWith("database failure on session s: the JDBC store reads a session's log with COPY and"
+              + " needs connections that unwrap to org.postgresql.PGConnection: not a wrapper of");
+      assertThat(store().load("s").orElseThrow().events()).isEqualTo(log(2));
+    }
+  }
+
   @Test
   void sessionIdsAreBoundNeverSplicedIntoTheStatements() {
     java.util.List<String> hostile = java.util.List.of("'; DROP TABLE " + prefix + "event; --", "../x", "\\", "x\ny",

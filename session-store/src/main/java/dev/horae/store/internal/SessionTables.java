@@ -16,6 +16,8 @@ import java.util.regex.Pattern;
 public record SessionTables(String prefix) {
 
   private static final Pattern PREFIX = Pattern.compile("[a-z_][a-z0-9_]{0,30}");
+  /** The transaction-local setting that names the session {@link #copyEvents} reads. */
+  private static final String COPY_SESSION = "horae.copy_session";
 
   /** Serialises concurrent {@code migrate()} calls of several nodes (an arbitrary constant key). */
   public static final long MIGRATION_LOCK = 0x686f726165L;
@@ -284,12 +286,25 @@ public record SessionTables(String prefix) {
   }
 
   /**
-   * Reads the committed events in order.
+   * Names the session whose events {@link #copyEvents} reads, for the rest of the transaction.
    *
-   * @return SQL with parameters id, length
+   * @return SQL with parameter id
    */
-  public String readEvents() {
-    return "SELECT seq, event::text FROM " + events() + " WHERE session_id = ? AND seq < ? ORDER BY seq";
+  public String setCopySession() {
+    return "SELECT set_config('" + COPY_SESSION + "', ?, true)";
+  }
+
+  /**
+   * Copies the committed events of the session {@link #setCopySession} named, in seq order, as
+   * binary rows of {@code seq} and {@code event}. COPY takes no parameters; the id is read from the
+   * setting, so no text of it is ever part of a statement.
+   *
+   * @param length how many events to read
+   * @return a {@code COPY … TO STDOUT (FORMAT binary)} statement
+   */
+  public String copyEvents(long length) {
+    return "COPY (SELECT seq, event FROM " + events() + " WHERE session_id = current_setting('" + COPY_SESSION
+        + "') AND seq < " + length + " ORDER BY seq) TO STDOUT (FORMAT binary)";
   }
 
   /**
