@@ -31,8 +31,8 @@ import org.openjdk.jmh.annotations.Warmup;
  * embedded PostgreSQL on loopback, one row per event.
  *
  * <ul>
- *   <li>{@link #load}: the store's load — the header, then every row in seq order (fetched 1,000 at
- *       a time), each decoded by the streaming reader into a compact event;
+ *   <li>{@link #load}: the store's load — the header, then every row in seq order (one binary
+ *       {@code COPY}), each row's bytes decoded by the streaming reader into a compact event;
  *   <li>{@link #openAgent}: a {@link HoraeRuntime} over the store with time-context and Schedule
  *       installed opens the session's agent (the load, the live session, the fold, the owner, the
  *       index), then closes.
