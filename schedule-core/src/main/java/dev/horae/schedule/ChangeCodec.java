@@ -27,7 +27,6 @@ import org.jspecify.annotations.Nullable;
  */
 public final class ChangeCodec {
 
-
   private ChangeCodec() {}
 
   /**

@@ -83,7 +83,7 @@ public record ScheduleView(ScheduleRecord record, State state) {
   }
 
   /**
-   * The view as a frozen JSON tree ({@link FrozenJson}) with the same members in the same order as
+   * The view as a frozen JSON tree ({@link dev.horae.spi.json.FrozenJson}) with the same members in the same order as
    * {@link #toJson()}, for hosts whose tool values are trees: no text round trip, and a tool
    * registry hands it on without copying it.
    *

@@ -1,7 +1,6 @@
 package dev.horae.schedule.internal;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.horae.schedule.ScheduleRecord;
 import dev.horae.schedule.ScheduleView;
 import dev.horae.spi.json.FrozenJson;
