@@ -513,7 +513,8 @@ public final class JdbcSessionStore implements DueIndexed {
   private SessionEvent decode(String id, long seq, byte[] bytes, int offset, int length, @Nullable PayloadBlocks blocks) {
     SessionEvent event;
     try {
-      // read by the streaming reader the file store uses: the payload stays text, no tree
+      // a row in the layout the store writes is read without a parser, any other by the streaming
+      // reader the file store uses: the payload stays text, no tree
       event = blocks == null
           ? EventCodec.readEvent(bytes, offset, length)
           : EventCodec.readEvent(bytes, offset, length, blocks);

@@ -53,7 +53,27 @@ public final class EventCodec {
         return last;
       }
     }
-    String type = canonical(p.getText());
+    return remember(p.getText());
+  }
+
+  // the same for a type written in ASCII bytes[from, to) (CanonicalEvent's short path)
+  static String type(byte[] ascii, int from, int to) {
+    String last = lastType;
+    int length = to - from;
+    if (length == last.length()) {
+      boolean same = true;
+      for (int i = 0; i < length && same; i++) {
+        same = ascii[from + i] == last.charAt(i);
+      }
+      if (same) {
+        return last;
+      }
+    }
+    return remember(new String(ascii, from, length, StandardCharsets.US_ASCII));
+  }
+
+  private static String remember(String text) {
+    String type = canonical(text);
     lastType = type;
     return type;
   }
@@ -227,6 +247,13 @@ public final class EventCodec {
   }
 
   private static SessionEvent readStored(byte[] utf8, int offset, int length, @Nullable PayloadBlocks blocks) {
+    SessionEvent canonical = CanonicalEvent.read(utf8, offset, length, blocks);
+    return canonical != null ? canonical : parse(utf8, offset, length, blocks);
+  }
+
+  // the parser's reading of one stored event: every text, and every answer and error
+  static SessionEvent parse(byte[] utf8, int offset, int length, @Nullable PayloadBlocks blocks) {
+    Objects.checkFromIndexSize(offset, length, utf8.length);
     try (JsonParser p = Json.mapper().getFactory().createParser(utf8, offset, length)) {
       if (p.nextToken() == null) {
         throw new Unreadable(true, null, "no JSON value");
@@ -408,9 +435,8 @@ public final class EventCodec {
     String type = null;
     boolean timeValid = false;
     long time = 0;
-    byte[] data = null;
-    int dataOffset = 0;
-    int dataLength = 0;
+    int dataStart = -1;
+    int dataEnd = -1;
     JsonNode dataTree = null;
     JsonNode surface = null;
     JsonNode sources = null;
@@ -439,13 +465,9 @@ public final class EventCodec {
             skipValue(p);
             int end = offset + (int) p.currentLocation().getByteOffset();
             checkLength(p, utf8, start, end);
-            dataLength = end - start;
-            if (blocks == null) {
-              data = Arrays.copyOfRange(utf8, start, end);
-            } else {
-              data = blocks.copy(utf8, start, dataLength);
-              dataOffset = blocks.offset();
-            }
+            // copied once the event is whole: a repeated member or a wrong one wastes no block
+            dataStart = start;
+            dataEnd = end;
           } else {
             p.skipChildren();
             dataTree = member(tree, name);
@@ -465,8 +487,8 @@ public final class EventCodec {
     if (!timeValid) {
       throw new IllegalArgumentException("event member \"time\" must be an integer");
     }
-    if (data != null) {
-      return new SessionEvent(seq, type, time, data, dataOffset, dataLength, surfaceOp(surface), sources(sources));
+    if (utf8 != null && dataStart >= 0) {
+      return stored(seq, type, time, utf8, dataStart, dataEnd, blocks, surfaceOp(surface), sources(sources));
     }
     if (dataTree == null) {
       throw new IllegalArgumentException("event member \"data\" is missing");
@@ -516,6 +538,25 @@ public final class EventCodec {
         throw new JsonParseException(p, String.valueOf(e.getMessage()), e);
       }
     }
+  }
+
+  // an event read from stored bytes, its payload utf8[start, end) copied into blocks when given,
+  // else into an array of its own: the one place both readers build it
+  static SessionEvent stored(
+      long seq,
+      String type,
+      long time,
+      byte[] utf8,
+      int start,
+      int end,
+      @Nullable PayloadBlocks blocks,
+      Optional<SurfaceOp> surfaceOp,
+      List<Long> sources) {
+    if (blocks == null) {
+      return new SessionEvent(seq, type, time, Arrays.copyOfRange(utf8, start, end), surfaceOp, sources);
+    }
+    byte[] block = blocks.copy(utf8, start, end - start);
+    return new SessionEvent(seq, type, time, block, blocks.offset(), end - start, surfaceOp, sources);
   }
 
   /**
