@@ -54,12 +54,60 @@ final class CanonicalEvent {
    * @return the event, equal to what the parser reads, or null when the parser must read the text
    */
   static @Nullable SessionEvent read(byte[] utf8, int offset, int length, @Nullable PayloadBlocks blocks) {
-    if (!JsonScan.USABLE || length > JsonScan.MAX_TEXT) {
+    if (!usable(length)) {
       return null;
     }
-    return new CanonicalEvent(utf8, offset, offset + length).event(blocks);
+    CanonicalEvent reader = new CanonicalEvent(utf8, offset, offset + length);
+    SessionEvent event = reader.event(blocks);
+    return event != null && reader.at == reader.to ? event : null;
   }
 
+  /**
+   * The events of {@code utf8[offset, offset + length)} when it is a stored line's array in the
+   * layout {@link EventCodec#writeArray} gives ({@code [event,event,…]}, each event in the layout
+   * above), followed by nothing but JSON white space.
+   *
+   * @param utf8 the bytes
+   * @param offset where the text starts
+   * @param length how many bytes it has
+   * @param blocks where the payloads are copied, or null for an array each
+   * @return the events, equal to what the parser reads, or null when the parser must read the text
+   *     (the payloads of the events before the one that sent it there may have been copied into
+   *     {@code blocks} already: unused room, never read)
+   */
+  static @Nullable List<SessionEvent> readArray(byte[] utf8, int offset, int length, @Nullable PayloadBlocks blocks) {
+    if (!usable(length)) {
+      return null;
+    }
+    CanonicalEvent reader = new CanonicalEvent(utf8, offset, offset + length);
+    if (!reader.next('[')) {
+      return null;
+    }
+    List<SessionEvent> events = new ArrayList<>();
+    do {
+      SessionEvent event = reader.event(blocks);
+      if (event == null) {
+        return null;
+      }
+      events.add(event);
+    } while (reader.next(','));
+    if (!reader.next(']')) {
+      return null;
+    }
+    for (int i = reader.at; i < reader.to; i++) {
+      byte c = utf8[i];
+      if (c != ' ' && c != '\n' && c != '\r' && c != '\t') {
+        return null;
+      }
+    }
+    return events;
+  }
+
+  private static boolean usable(int length) {
+    return JsonScan.USABLE && length <= JsonScan.MAX_TEXT;
+  }
+
+  // one event at the reader's position, which it leaves after the event's closing brace
   private @Nullable SessionEvent event(@Nullable PayloadBlocks blocks) {
     if (!literal(SEQ) || !integer(false)) {
       return null;
@@ -121,7 +169,7 @@ final class CanonicalEvent {
         return null;
       }
     }
-    if (!next('}') || at != to) {
+    if (!next('}')) {
       return null;
     }
     return EventCodec.stored(

@@ -175,6 +175,13 @@ public final class EventCodec {
    *     or an event's members are wrong
    */
   public static List<SessionEvent> readArray(byte[] utf8, int offset, int length) {
+    Objects.checkFromIndexSize(offset, length, utf8.length);
+    List<SessionEvent> canonical = CanonicalEvent.readArray(utf8, offset, length, null);
+    return canonical != null ? canonical : parseArray(utf8, offset, length);
+  }
+
+  // the parser's reading of a stored line: every text, and every answer and error
+  static List<SessionEvent> parseArray(byte[] utf8, int offset, int length) {
     try (JsonParser p = Json.mapper().getFactory().createParser(utf8, offset, length)) {
       JsonToken first = p.nextToken();
       if (first != JsonToken.START_ARRAY) {
@@ -278,13 +285,14 @@ public final class EventCodec {
   /**
    * A reader of the arrays of consecutive stored texts in one buffer with one parser: a store that
    * reads a million lines would otherwise create a parser per line ({@link #readArray}), whose
-   * set-up costs about as much as reading a short line. The texts are root values of one parser
-   * over {@code buffer[from, to)}; what lies between them (a line's end, the next line's frame) must
-   * be JSON white space when the parser reaches it, so a store overwrites a frame it has checked
+   * set-up costs about as much as reading a short line. A text in the layout the stores write is
+   * read without a parser; the others are root values of one parser over the buffer from where
+   * the text before them ended; what lies between texts (a line's end, the next line's frame) must
+   * be JSON white space when the reader reaches it, so a store overwrites a frame it has checked
    * with spaces before reading its text.
    *
    * @param buffer the bytes, read in place (not copied) and not changed
-   * @param from where the parser starts: white space or the first text
+   * @param from where the reader starts: white space or the first text
    * @param to the end of the last whole text in the buffer
    * @return a reader for texts in {@code [from, to)}, in order
    */
@@ -298,7 +306,7 @@ public final class EventCodec {
    * for all the readers of that load. The events are equal to those of the plain reader.
    *
    * @param buffer the bytes, read in place (not copied) and not changed
-   * @param from where the parser starts: white space or the first text
+   * @param from where the reader starts: white space or the first text
    * @param to the end of the last whole text in the buffer
    * @param blocks where the payloads are copied
    * @return a reader for texts in {@code [from, to)}, in order
@@ -308,23 +316,26 @@ public final class EventCodec {
   }
 
   /**
-   * Consecutive texts of one buffer read with one parser ({@link #texts}). {@link #read} gives a
-   * text's events only when they are exactly what {@link #readArray} of that text alone gives, and
-   * otherwise nothing; it never reports why. Not thread-safe.
+   * Consecutive texts of one buffer read with one parser ({@link #texts}): a text in the layout
+   * {@link #writeArray} gives is read without one (CanonicalEvent), and a parser is created, at
+   * the end of the last text read, only for a text that needs it and kept for the texts after it
+   * until the next text read without it. {@link #read} gives a text's events only when they are
+   * exactly what {@link #readArray} of that text alone gives, and otherwise nothing; it never
+   * reports why. Not thread-safe.
    */
   public static final class Texts implements AutoCloseable {
     private final byte[] buffer;
-    private final int from;
     private final int to;
     private final @Nullable PayloadBlocks blocks;
     private @Nullable JsonParser parser;
-    /** Where the parser stands in the buffer: after the last text it read. */
+    /** Where the parser started in the buffer: its offsets count from here. */
+    private int parserFrom;
+    /** Where the reader stands in the buffer: after the last text it read. */
     private int at;
 
     private Texts(byte[] buffer, int from, int to, @Nullable PayloadBlocks blocks) {
       Objects.checkFromToIndex(from, to, buffer.length);
       this.buffer = buffer;
-      this.from = from;
       this.to = to;
       this.blocks = blocks;
       this.at = from;
@@ -348,10 +359,19 @@ public final class EventCodec {
       if (at < 0 || offset < at || length < 0 || offset + length > to || !blank(at, offset)) {
         return spent();
       }
+      List<SessionEvent> canonical = CanonicalEvent.readArray(buffer, offset, length, blocks);
+      if (canonical != null) {
+        at = offset + length;
+        // a parser stands before this text now: the next text that needs one gets a new one
+        closeParser();
+        return Optional.of(canonical);
+      }
       try {
         JsonParser p = parser;
         if (p == null) {
-          p = Json.mapper().getFactory().createParser(buffer, from, to - from);
+          // from where the last text ended: only white space lies between there and offset
+          parserFrom = at;
+          p = Json.mapper().getFactory().createParser(buffer, at, to - at);
           parser = p;
           if (!(p instanceof com.fasterxml.jackson.core.json.UTF8StreamJsonParser)) {
             // the first bytes looked like another encoding: byte offsets mean nothing then
@@ -360,7 +380,7 @@ public final class EventCodec {
         }
         int end = offset + length;
         // white space up to offset was checked, so this token is the text's first one, if any
-        if (p.nextToken() != JsonToken.START_ARRAY || from + p.currentTokenLocation().getByteOffset() >= end) {
+        if (p.nextToken() != JsonToken.START_ARRAY || parserFrom + p.currentTokenLocation().getByteOffset() >= end) {
           return spent();
         }
         List<SessionEvent> events = new ArrayList<>();
@@ -369,9 +389,9 @@ public final class EventCodec {
           if (t == null) {
             return spent();
           }
-          events.add(readEvent(p, buffer, from, null, blocks));
+          events.add(readEvent(p, buffer, parserFrom, null, blocks));
         }
-        long after = from + p.currentLocation().getByteOffset();
+        long after = parserFrom + p.currentLocation().getByteOffset();
         if (events.isEmpty() || after > end || !blank((int) after, end)) {
           return spent();
         }
@@ -403,9 +423,13 @@ public final class EventCodec {
     /** Releases the parser's buffers; the reader reads nothing more. */
     @Override
     public void close() {
+      at = -1;
+      closeParser();
+    }
+
+    private void closeParser() {
       JsonParser p = parser;
       parser = null;
-      at = -1;
       if (p != null) {
         try {
           p.close();

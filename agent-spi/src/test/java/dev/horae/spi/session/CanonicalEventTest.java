@@ -80,6 +80,63 @@ class CanonicalEventTest {
     }
   }
 
+  /** The parser's reading of a line's text: its events written out, or its error. */
+  private static String parsedArray(byte[] text) {
+    try {
+      return EventCodec.parseArray(text, 0, text.length).stream().map(CanonicalEventTest::described).toList().toString();
+    } catch (EventCodec.Unreadable e) {
+      return "unreadable " + e.syntax() + " " + e.getMessage() + " " + e.before().map(List::size);
+    }
+  }
+
+  /** The short path's reading of a line must be the parser's, when it gives one. */
+  private static boolean arrayAgrees(byte[] text) {
+    List<SessionEvent> shortPath = CanonicalEvent.readArray(text, 0, text.length, new PayloadBlocks());
+    if (shortPath == null) {
+      return false;
+    }
+    assertThat(shortPath.stream().map(CanonicalEventTest::described).toList().toString())
+        .as(new String(text, StandardCharsets.UTF_8))
+        .isEqualTo(parsedArray(text));
+    assertThat(EventCodec.readArray(text, 0, text.length)).isEqualTo(shortPath);
+    return true;
+  }
+
+  private static String line(Random random, boolean plain, boolean tailSpace) {
+    StringBuilder line = new StringBuilder("[");
+    for (int i = 1 + random.nextInt(4); i > 0; i--) {
+      line.append(event(random.nextInt(1_000), "t", 3, value(random, 0, plain), "")).append(i > 1 ? "," : "");
+    }
+    return line.append(']').append(tailSpace ? " \t\r\n" : "").toString();
+  }
+
+  @Test
+  void aStoredLineOfCanonicalEventsIsReadAsTheParserReadsIt() {
+    Random random = new Random(7);
+    for (int n = 0; n < 1_000; n++) {
+      String text = line(random, true, random.nextBoolean());
+      assertThat(arrayAgrees(utf8(text))).as(text).isTrue();
+    }
+    for (String other : List.of("[]", " [" + event(1, "t", 2, "3", "") + "]", "[" + event(1, "t", 2, "3", "") + " ]",
+        "[" + event(1, "t", 2, "3", "") + ", " + event(2, "t", 2, "3", "") + "]", "[" + event(1, "t", 2, "3", "") + "] x",
+        "[" + event(1, "t", 2, "3", "") + "][]", "[" + event(1, "t", 2, "3", "") + ",]", event(1, "t", 2, "3", ""))) {
+      byte[] text = utf8(other);
+      assertThat(CanonicalEvent.readArray(text, 0, text.length, null)).as(other).isNull();
+    }
+  }
+
+  @Test
+  void whatTheShortPathReadsOfAnyDamagedLineIsWhatTheParserReads() {
+    Random random = new Random(11);
+    byte[] alphabet = {'{', '}', '[', ']', '"', ',', '0', '-', '.', 'e', ' ', '\n', 0, (byte) 0xC3, (byte) 0xED};
+    int read = 0;
+    for (int n = 0; n < 20_000; n++) {
+      byte[] text = edit(utf8(line(random, random.nextInt(5) > 0, random.nextBoolean())), random, alphabet);
+      read += arrayAgrees(text) ? 1 : 0;
+    }
+    assertThat(read).isGreaterThan(500);
+  }
+
   @Test
   void whatTheShortPathReadsOfAnyDamagedTextIsWhatTheParserReads() {
     Random random = new Random(2026);
