@@ -115,7 +115,7 @@ public final class Demo {
 
   private static boolean hasSession(Path dataDir) {
     try (FileSessionStore probe = FileSessionStore.open(dataDir)) {
-      return probe.ids().contains(SESSION);
+      return probe.contains(SESSION);
     }
   }
 

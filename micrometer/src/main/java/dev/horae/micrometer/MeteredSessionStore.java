@@ -96,6 +96,17 @@ public final class MeteredSessionStore implements SessionStore {
     return delegate.ids();
   }
 
+  /**
+   * Asks the wrapped store (not timed).
+   *
+   * @param id the session id
+   * @return true when it is stored
+   */
+  @Override
+  public boolean contains(String id) {
+    return delegate.contains(id);
+  }
+
   @Override
   public String toString() {
     return "timed " + delegate;

@@ -47,6 +47,12 @@ class MeteredSessionStoreTest {
     public Set<String> ids() {
       return Set.of("a");
     }
+
+    @Override
+    public boolean contains(String id) {
+      // answered without listing, so the wrapper must forward it rather than list
+      return id.equals("b");
+    }
   }
 
   @Test
@@ -74,6 +80,8 @@ class MeteredSessionStoreTest {
     assertThat(bad.totalTime(TimeUnit.MILLISECONDS)).isEqualTo(3.0);
 
     assertThat(store.ids()).containsExactly("a");
+    assertThat(store.contains("b")).isTrue();
+    assertThat(store.contains("a")).isFalse();
     assertThat(store.load("a")).isEmpty();
     assertThat(store.delegate()).isSameAs(slow);
   }

@@ -333,7 +333,7 @@ public final class HoraeRuntime implements Host, AutoCloseable {
     if (live.isPresent()) {
       return (RuntimeAgent) live.get();
     }
-    Session session = sessions.get(sessionId).orElseGet(() -> store.ids().contains(sessionId)
+    Session session = sessions.get(sessionId).orElseGet(() -> store.contains(sessionId)
         // the agent's creation reopens the log: a parked turn stays parked, a cut one is closed
         ? sessions.resume(sessionId)
         : sessions.create(new CreateOptions(Optional.of(sessionId), Optional.empty(), zone)));
@@ -343,7 +343,7 @@ public final class HoraeRuntime implements Host, AutoCloseable {
   /** Opens the agent of a stored session not open here, so its committed Runs are readable. */
   private CompletionStage<Void> openThread(String sessionId) {
     try {
-      if (core.agents().get(sessionId).isEmpty() && (sessions.get(sessionId).isPresent() || store.ids().contains(sessionId))) {
+      if (core.agents().get(sessionId).isEmpty() && (sessions.get(sessionId).isPresent() || store.contains(sessionId))) {
         openAgent(sessionId);
       }
       return CompletableFuture.completedFuture(null);

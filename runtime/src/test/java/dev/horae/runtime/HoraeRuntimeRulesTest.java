@@ -102,6 +102,44 @@ class HoraeRuntimeRulesTest {
   }
 
   @Test
+  void openingAStoredOrANewSessionNeverListsEverySessionOfTheStore() {
+    MemorySessionStore memory = new MemorySessionStore();
+    java.util.concurrent.atomic.AtomicInteger listings = new java.util.concurrent.atomic.AtomicInteger();
+    dev.horae.spi.session.SessionStore store = new dev.horae.spi.session.SessionStore() {
+      @Override
+      public Optional<dev.horae.spi.session.StoredSession> load(String id) {
+        return memory.load(id);
+      }
+
+      @Override
+      public java.util.Set<String> ids() {
+        listings.incrementAndGet();
+        return memory.ids();
+      }
+
+      @Override
+      public boolean contains(String id) {
+        return memory.contains(id);
+      }
+
+      @Override
+      public java.util.concurrent.CompletionStage<Void> persist(dev.horae.spi.session.SessionHeader header, List<SessionEvent> log) {
+        return memory.persist(header, log);
+      }
+    };
+    try (HoraeRuntime horae = HoraeRuntime.builder().store(store).clock(CLOCK).build()) {
+      horae.openAgent("s-new");
+    }
+    assertThat(memory.contains("s-new")).isTrue();
+    long stored = memory.load("s-new").orElseThrow().events().size();
+    try (HoraeRuntime horae = HoraeRuntime.builder().store(store).clock(CLOCK).build()) {
+      // a session of a store with a million others is opened by its id alone
+      assertThat(horae.openAgent("s-new").session().length()).isGreaterThanOrEqualTo(stored);
+    }
+    assertThat(listings).hasValue(0);
+  }
+
+  @Test
   void anIdleAgentsSessionIsFlushedToTheStoreTheApplicationGave() throws Exception {
     MemorySessionStore memory = new MemorySessionStore();
     java.util.concurrent.CountDownLatch turnPersisted = new java.util.concurrent.CountDownLatch(1);

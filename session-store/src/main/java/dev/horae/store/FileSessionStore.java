@@ -264,6 +264,25 @@ public final class FileSessionStore implements DueIndexed, AutoCloseable {
     return Set.copyOf(ids);
   }
 
+  /**
+   * Whether the session's folder holds its header, as {@link #ids} would list it, without listing
+   * the root.
+   *
+   * @param id the session id
+   * @return true when it is stored
+   */
+  @Override
+  public boolean contains(String id) {
+    Path dir;
+    try {
+      dir = root.resolve(FolderNames.encode(id));
+    } catch (IllegalArgumentException e) {
+      // an id no folder can be named after is never stored
+      return false;
+    }
+    return Files.isDirectory(dir) && Files.isRegularFile(dir.resolve("header.json"));
+  }
+
   private Optional<SessionFolder> folder(String id, boolean create) {
     if (closed) {
       throw new SessionStoreException("file session store " + root + " is closed");

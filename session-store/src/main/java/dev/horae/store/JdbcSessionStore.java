@@ -471,6 +471,26 @@ public final class JdbcSessionStore implements DueIndexed {
   }
 
   /**
+   * Whether the session has a row, read by its key alone.
+   *
+   * @param id the session id
+   * @return true when it is stored
+   * @throws SessionStoreException when the database fails
+   */
+  @Override
+  public boolean contains(String id) {
+    try (Connection c = dataSource.getConnection();
+        PreparedStatement exists = c.prepareStatement(tables.sessionExists())) {
+      exists.setString(1, id);
+      try (ResultSet row = exists.executeQuery()) {
+        return row.next();
+      }
+    } catch (SQLException e) {
+      throw new SessionStoreException("cannot read " + tables.sessions() + " for session " + id + ": " + e.getMessage(), e);
+    }
+  }
+
+  /**
    * Ids of every stored session.
    *
    * @return the ids

@@ -515,7 +515,7 @@ public final class LogSessions implements Sessions {
     do {
       lastFreshId++;
       id = "session-" + lastFreshId;
-    } while (live.containsKey(id) || resumeSource.ids().contains(id));
+    } while (live.containsKey(id) || resumeSource.contains(id));
     return id;
   }
 }

@@ -174,6 +174,19 @@ public final class MemorySessionStore implements DueIndexed {
   }
 
   /**
+   * Whether the session is stored, without copying the ids.
+   *
+   * @param id the session id
+   * @return true when it is stored
+   */
+  @Override
+  public boolean contains(String id) {
+    synchronized (stored) {
+      return stored.containsKey(id);
+    }
+  }
+
+  /**
    * Fenced session leases on this store for one owner, with the rules of {@link
    * JdbcSessionStore#leases}: several owners (nodes of a test, sessions services of one process)
    * sharing this store write each session one at a time.

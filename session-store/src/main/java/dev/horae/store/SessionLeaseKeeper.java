@@ -253,6 +253,17 @@ public final class SessionLeaseKeeper implements SessionStore, AutoCloseable {
   }
 
   /**
+   * Whether the store holds the session (no lease needed to ask).
+   *
+   * @param id the session id
+   * @return true when it is stored
+   */
+  @Override
+  public boolean contains(String id) {
+    return leases.store().contains(id);
+  }
+
+  /**
    * Cancels every renewal and releases every held lease; a release the store refuses is reported
    * to the warning sink (that lease expires on its own). Later {@link #hold} calls fail.
    */

@@ -27,6 +27,7 @@ class FileSessionLeasesTest {
       SessionLease lease = leases.acquire("s");
       assertThat(lease).isEqualTo(new SessionLease.Exclusive("s", "node-a", a.root().resolve("s").resolve("gate.lock")));
       assertThat(a.ids()).as("a leased new session has no header yet").isEmpty();
+      assertThat(a.contains("s")).as("its folder without a header is no session").isFalse();
       assertThatThrownBy(() -> b.leases("node-b").acquire("s"))
           .isInstanceOfSatisfying(SessionLeaseException.class,
               e -> assertThat(e.code()).isEqualTo(SessionLeaseException.Code.LEASE_HELD))

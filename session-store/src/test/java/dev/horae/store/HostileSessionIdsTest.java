@@ -53,6 +53,9 @@ class HostileSessionIdsTest {
     }
     try (FileSessionStore store = FileSessionStore.open(root(), SyncMode.NEVER)) {
       assertThat(store.ids()).isEqualTo(Set.copyOf(HOSTILE));
+      assertThat(HOSTILE).allSatisfy(id -> assertThat(store.contains(id)).as(id).isTrue());
+      assertThat(store.contains("../y")).isFalse();
+      assertThat(store.contains("store")).isFalse();
       for (String id : HOSTILE) {
         StoredSession s = store.load(id).orElseThrow();
         assertThat(s.header().id()).isEqualTo(id);
@@ -86,6 +89,10 @@ class HostileSessionIdsTest {
       assertThat(store.load("good").orElseThrow().events()).isEqualTo(log(3));
       assertThat(Files.readAllBytes(Logs.eventsFile(root(), "good"))).isEqualTo(before);
       assertThat(store.ids()).containsExactly("good");
+      assertThat(store.contains("good")).isTrue();
+      for (String never : List.of(tooLong, huge, "a\ud800b", "")) {
+        assertThat(store.contains(never)).isFalse();
+      }
     }
   }
 

@@ -139,6 +139,9 @@ class JdbcStoreRulesTest {
     assertThatThrownBy(() -> pooled.persist(header("other"), List.of(Logs.event(1))).toCompletableFuture().join())
         .hasCauseInstanceOf(IllegalArgumentException.class);
     assertThat(pooled.ids()).containsExactly("s");
+    assertThat(pooled.contains("s")).isTrue();
+    assertThat(pooled.contains("other")).isFalse();
+    assertThat(pooled.contains("s' OR '1'='1")).isFalse();
     assertThat(pool.returned).isNotEmpty().allSatisfy(state -> assertThat(state).isEqualTo("autoCommit=true isolation="
         + Connection.TRANSACTION_SERIALIZABLE));
   }

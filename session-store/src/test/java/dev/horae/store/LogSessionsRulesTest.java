@@ -273,6 +273,34 @@ class LogSessionsRulesTest {
   }
 
   @Test
+  void aFreshIdIsCheckedAgainstTheStoreOneIdAtATimeNeverByListingIt() {
+    store.persist(header("session-1"), log(1)).toCompletableFuture().join();
+    dev.horae.spi.session.SessionStore unlisted = new dev.horae.spi.session.SessionStore() {
+      @Override
+      public Optional<StoredSession> load(String id) {
+        return store.load(id);
+      }
+
+      @Override
+      public java.util.Set<String> ids() {
+        throw new AssertionError("a create listed every stored session");
+      }
+
+      @Override
+      public boolean contains(String id) {
+        return store.contains(id);
+      }
+
+      @Override
+      public java.util.concurrent.CompletionStage<Void> persist(SessionHeader header, List<SessionEvent> log) {
+        return store.persist(header, log);
+      }
+    };
+    LogSessions fresh = new LogSessions(() -> Instant.ofEpochMilli(now.get()), (m, c) -> { }, unlisted);
+    assertThat(fresh.create(CreateOptions.DEFAULT).id()).isEqualTo("session-2");
+  }
+
+  @Test
   void aRepeatedPreallocatedCreateIsTheSameSessionOrAConflict() {
     CreateOptions berlin = new CreateOptions(Optional.of("chat-7"), Optional.of("/work"), Optional.of("Europe/Berlin"));
     Session s = sessions.create(berlin);

@@ -44,6 +44,8 @@ class MemorySessionStoreTest {
     ((ObjectNode) loaded.events().get(1).data()).put("text", "changed by a reader");
     assertThat(store.load("s").orElseThrow().events()).isEqualTo(log(2));
     assertThat(store.ids()).containsExactly("s");
+    assertThat(store.contains("s")).isTrue();
+    assertThat(store.contains("t")).isFalse();
     assertThat(store.load("other")).isEmpty();
   }
 

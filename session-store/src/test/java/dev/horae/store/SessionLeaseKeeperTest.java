@@ -249,6 +249,8 @@ class SessionLeaseKeeperTest {
       keeper.persist(header("s"), log(2)).toCompletableFuture().join();
       assertThat(keeper.load("s").orElseThrow().events()).isEqualTo(log(2));
       assertThat(keeper.ids()).containsExactly("s");
+      assertThat(keeper.contains("s")).isTrue();
+      assertThat(keeper.contains("t")).isFalse();
       keeper.close();
       assertThat(files.leases("node-b").acquire("s").owner()).isEqualTo("node-b");
     }

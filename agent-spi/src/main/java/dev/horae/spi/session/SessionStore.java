@@ -29,4 +29,16 @@ public interface SessionStore extends DurabilityListener {
    * @return the ids
    */
   Set<String> ids();
+
+  /**
+   * Whether a session is persisted: {@code ids().contains(id)}, which a store answers without
+   * listing every session (opening or creating one session must not cost a read of all of them).
+   * The default lists them; every store of {@code session-store} answers from the one session.
+   *
+   * @param id session id
+   * @return true when {@link #load} would find it
+   */
+  default boolean contains(String id) {
+    return ids().contains(id);
+  }
 }

@@ -75,4 +75,16 @@ public final class MapSessionStore implements SessionStore {
   public synchronized Set<String> ids() {
     return Set.copyOf(sessions.keySet());
   }
+
+  /**
+   * Whether the session is stored: the runtime asks this on every open, so it is answered from
+   * the one session, not by listing them all.
+   *
+   * @param id session id
+   * @return true when stored
+   */
+  @Override
+  public synchronized boolean contains(String id) {
+    return sessions.containsKey(id);
+  }
 }

@@ -308,6 +308,15 @@ public record SessionTables(String prefix) {
   }
 
   /**
+   * Whether a session has a row.
+   *
+   * @return SQL with parameter id
+   */
+  public String sessionExists() {
+    return "SELECT 1 FROM " + sessions() + " WHERE session_id = ?";
+  }
+
+  /**
    * Lists the session ids.
    *
    * @return SQL without parameters

@@ -89,6 +89,17 @@ public final class InMemorySessionStore implements SessionStore {
   }
 
   /**
+   * Whether the session is stored.
+   *
+   * @param id the session id
+   * @return true when it is stored
+   */
+  @Override
+  public boolean contains(String id) {
+    return stored.contains(id);
+  }
+
+  /**
    * How many persist calls this store received for the session, whatever their outcome.
    *
    * @param sessionId the session id
