@@ -36,6 +36,10 @@ final class JsonScan {
    */
   static final int MAX_TEXT = 1 << 20;
 
+  private static final byte[] TRUE = {'t', 'r', 'u', 'e'};
+  private static final byte[] FALSE = {'f', 'a', 'l', 's', 'e'};
+  private static final byte[] NULL = {'n', 'u', 'l', 'l'};
+
   /**
    * Whether the shared parser's limits leave room for the whole subset: when a host's Jackson had
    * tighter limits, nothing would be in the subset and every text would go to the parser.
@@ -143,10 +147,6 @@ final class JsonScan {
       }
     }
   }
-
-  private static final byte[] TRUE = {'t', 'r', 'u', 'e'};
-  private static final byte[] FALSE = {'f', 'a', 'l', 's', 'e'};
-  private static final byte[] NULL = {'n', 'u', 'l', 'l'};
 
   // a member's name, the colon and the white space up to its value
   private static int name(byte[] b, int i, int to) {
