@@ -137,15 +137,11 @@ final class CanonicalChange {
 
   /** Steps over {@code expected} when the bytes at the cursor are exactly it. */
   private boolean literal(byte[] expected) {
-    if (bytes.length - at < expected.length) {
+    int end = at + expected.length;
+    if (end > bytes.length || !Arrays.equals(bytes, at, end, expected, 0, expected.length)) {
       return false;
     }
-    for (int i = 0; i < expected.length; i++) {
-      if (bytes[at + i] != expected[i]) {
-        return false;
-      }
-    }
-    at += expected.length;
+    at = end;
     return true;
   }
 

@@ -2,6 +2,7 @@ package dev.horae.spi.session;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import org.jspecify.annotations.Nullable;
@@ -94,13 +95,7 @@ final class CanonicalEvent {
     if (!reader.next(']')) {
       return null;
     }
-    for (int i = reader.at; i < reader.to; i++) {
-      byte c = utf8[i];
-      if (c != ' ' && c != '\n' && c != '\r' && c != '\t') {
-        return null;
-      }
-    }
-    return events;
+    return JsonScan.space(utf8, reader.at, reader.to) == reader.to ? events : null;
   }
 
   private static boolean usable(int length) {
@@ -204,15 +199,11 @@ final class CanonicalEvent {
   }
 
   private boolean literal(byte[] text) {
-    if (to - at < text.length) {
+    int end = at + text.length;
+    if (end > to || !Arrays.equals(b, at, end, text, 0, text.length)) {
       return false;
     }
-    for (int k = 0; k < text.length; k++) {
-      if (b[at + k] != text[k]) {
-        return false;
-      }
-    }
-    at += text.length;
+    at = end;
     return true;
   }
 }

@@ -405,13 +405,7 @@ public final class EventCodec {
 
     // the bytes a parser skips between root values: space, tab, line feed, carriage return
     private boolean blank(int start, int end) {
-      for (int i = start; i < end; i++) {
-        byte b = buffer[i];
-        if (b != ' ' && b != '\n' && b != '\r' && b != '\t') {
-          return false;
-        }
-      }
-      return true;
+      return JsonScan.space(buffer, start, end) == end;
     }
 
     private Optional<List<SessionEvent>> spent() {

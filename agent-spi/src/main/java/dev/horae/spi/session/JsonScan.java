@@ -1,6 +1,7 @@
 package dev.horae.spi.session;
 
 import com.fasterxml.jackson.core.StreamReadConstraints;
+import java.util.Arrays;
 
 /**
  * Finds where one JSON value ends in UTF-8 bytes without a parser, when the value lies in a subset
@@ -180,7 +181,13 @@ final class JsonScan {
     return false;
   }
 
-  private static int space(byte[] b, int i, int to) {
+  /**
+   * Where the JSON white space (space, tab, line feed, carriage return) from {@code i} ends: the
+   * bytes a parser skips between tokens and between root values.
+   *
+   * @return the first index in {@code [i, to)} that is not white space, or {@code to}
+   */
+  static int space(byte[] b, int i, int to) {
     while (i < to) {
       byte c = b[i];
       if (c != ' ' && c != '\n' && c != '\r' && c != '\t') {
@@ -192,15 +199,8 @@ final class JsonScan {
   }
 
   private static int literal(byte[] b, int i, int to, byte[] word) {
-    if (to - i < word.length) {
-      return -1;
-    }
-    for (int k = 1; k < word.length; k++) {
-      if (b[i + k] != word[k]) {
-        return -1;
-      }
-    }
-    return i + word.length;
+    int end = i + word.length;
+    return end <= to && Arrays.equals(b, i, end, word, 0, word.length) ? end : -1;
   }
 
   /**
