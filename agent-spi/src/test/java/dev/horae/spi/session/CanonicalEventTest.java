@@ -294,6 +294,27 @@ class CanonicalEventTest {
   }
 
   @Test
+  void aNameEscapingASurrogateGoesToTheParserButAnEscapedBackslashBeforeUIsNoEscape() {
+    byte[] surrogate = utf8(event(1, "t", 2, "{\"\\uD83D\\uDE00\":1}", ""));
+    assertThat(CanonicalEvent.read(surrogate, 0, surrogate.length, null)).isNull();
+    assertThat(parsed(surrogate)).doesNotStartWith("unreadable");
+    // a backslash escaped, then the letters uD83D: no escape at all
+    assertThat(agrees(utf8(event(1, "t", 2, "{\"\\\\uD83D\":1}", "")))).isTrue();
+    assertThat(agrees(utf8(event(1, "t", 2, "{\"x\":\"\\uD83D\"}", "")))).as("a value's escape is stepped over").isTrue();
+  }
+
+  @Test
+  void aRangeOutsideTheBufferIsRefusedBeforeAnythingIsRead() {
+    byte[] text = utf8(event(1, "t", 2, "3", ""));
+    assertThatThrownBy(() -> EventCodec.readArray(text, 5, text.length))
+        .isInstanceOf(IndexOutOfBoundsException.class)
+        .hasMessage("Range [5, 5 + " + text.length + ") out of bounds for length " + text.length);
+    assertThatThrownBy(() -> EventCodec.readEvent(text, 5, text.length))
+        .isInstanceOf(IndexOutOfBoundsException.class)
+        .hasMessage("Range [5, 5 + " + text.length + ") out of bounds for length " + text.length);
+  }
+
+  @Test
   void everyOtherLayoutIsLeftToTheParser() {
     List<String> others = List.of(
         "{ \"seq\":1,\"type\":\"t\",\"time\":2,\"data\":3}",
