@@ -175,13 +175,34 @@ public final class EventCodec {
    *     or an event's members are wrong
    */
   public static List<SessionEvent> readArray(byte[] utf8, int offset, int length) {
+    return readStoredArray(utf8, offset, length, null);
+  }
+
+  /**
+   * {@link #readArray(byte[], int, int)}, with the events' payloads copied into {@code blocks}
+   * instead of an array each: what a store's load of a whole log does when it keeps several events
+   * in one stored text. The events are equal to those of the plain read.
+   *
+   * @param utf8 the buffer
+   * @param offset where the JSON starts
+   * @param length how many bytes it has
+   * @param blocks where the payloads are copied
+   * @return the events, in order
+   * @throws Unreadable when the bytes are not one JSON value or not a non-empty array of events,
+   *     or an event's members are wrong
+   */
+  public static List<SessionEvent> readArray(byte[] utf8, int offset, int length, PayloadBlocks blocks) {
+    return readStoredArray(utf8, offset, length, Objects.requireNonNull(blocks, "blocks"));
+  }
+
+  private static List<SessionEvent> readStoredArray(byte[] utf8, int offset, int length, @Nullable PayloadBlocks blocks) {
     Objects.checkFromIndexSize(offset, length, utf8.length);
-    List<SessionEvent> canonical = CanonicalEvent.readArray(utf8, offset, length, null);
-    return canonical != null ? canonical : parseArray(utf8, offset, length);
+    List<SessionEvent> canonical = CanonicalEvent.readArray(utf8, offset, length, blocks);
+    return canonical != null ? canonical : parseArray(utf8, offset, length, blocks);
   }
 
   // the parser's reading of a stored line: every text, and every answer and error
-  static List<SessionEvent> parseArray(byte[] utf8, int offset, int length) {
+  static List<SessionEvent> parseArray(byte[] utf8, int offset, int length, @Nullable PayloadBlocks blocks) {
     try (JsonParser p = Json.mapper().getFactory().createParser(utf8, offset, length)) {
       JsonToken first = p.nextToken();
       if (first != JsonToken.START_ARRAY) {
@@ -201,7 +222,7 @@ public final class EventCodec {
           continue;
         }
         try {
-          events.add(readEvent(p, utf8, offset, null, null));
+          events.add(readEvent(p, utf8, offset, null, blocks));
         } catch (IllegalArgumentException e) {
           // the first wrong event is the answer only if the rest of the text is JSON at all
           wrong = new Unreadable(false, List.copyOf(events), String.valueOf(e.getMessage()));

@@ -83,7 +83,7 @@ class CanonicalEventTest {
   /** The parser's reading of a line's text: its events written out, or its error. */
   private static String parsedArray(byte[] text) {
     try {
-      return EventCodec.parseArray(text, 0, text.length).stream().map(CanonicalEventTest::described).toList().toString();
+      return EventCodec.parseArray(text, 0, text.length, null).stream().map(CanonicalEventTest::described).toList().toString();
     } catch (EventCodec.Unreadable e) {
       return "unreadable " + e.syntax() + " " + e.getMessage() + " " + e.before().map(List::size);
     }

@@ -128,6 +128,41 @@ class PayloadBlocksTest {
   }
 
   @Test
+  void anArrayReadIntoBlocksIsTheArrayReadAloneOnEitherPath() {
+    Random random = new Random(23);
+    for (int i = 0; i < 200; i++) {
+      String first = line(i, payload(random, 50));
+      String second = line(i + 1, payload(random, 80));
+      String canonical = first.substring(0, first.length() - 1) + "," + second.substring(1);
+      // white space between the members: the parser's path
+      String spaced = canonical.replace(",\"type\"", " , \"type\"");
+      for (String text : List.of(canonical, spaced)) {
+        byte[] bytes = utf8("  " + text + "  ");
+        List<SessionEvent> alone = EventCodec.readArray(bytes, 2, bytes.length - 4);
+        List<SessionEvent> read = EventCodec.readArray(bytes, 2, bytes.length - 4, new PayloadBlocks());
+        Arrays.fill(bytes, (byte) 'x');
+        assertThat(read).as(text).isEqualTo(alone).hasSize(2);
+        // both payloads in one shared block, on either path
+        assertThat(read.get(0).dataArray()).isSameAs(read.get(1).dataArray());
+        assertThat(alone.get(0).dataArray()).isNotSameAs(alone.get(1).dataArray());
+      }
+    }
+    byte[] wrong = utf8("[{\"seq\":0,\"type\":\"t\",\"time\":7}]");
+    assertThatThrownBy(() -> EventCodec.readArray(wrong, 0, wrong.length, new PayloadBlocks()))
+        .isInstanceOf(EventCodec.Unreadable.class)
+        .hasMessage(catchMessage(() -> EventCodec.readArray(wrong, 0, wrong.length)));
+  }
+
+  private static String catchMessage(Runnable read) {
+    try {
+      read.run();
+    } catch (RuntimeException e) {
+      return String.valueOf(e.getMessage());
+    }
+    throw new AssertionError("no error");
+  }
+
+  @Test
   void smallPayloadsShareBlocksThatDoubleUpToTheLargestAndALargeOneHasItsOwnArray() {
     Random random = new Random(3);
     List<String> lines = new ArrayList<>();
