@@ -102,6 +102,21 @@ final class BenchPostgres implements AutoCloseable {
     }
   }
 
+  /**
+   * Drops the pool's database, then stops the server, also when the drop fails: a trial's end.
+   *
+   * @param pool a pool from {@link #freshDatabase}
+   * @throws IOException when the server cannot be stopped
+   * @throws SQLException when the database cannot be dropped
+   */
+  void dropAndClose(HikariDataSource pool) throws IOException, SQLException {
+    try {
+      drop(pool);
+    } finally {
+      close();
+    }
+  }
+
   /** Stops the server and removes its data directory. */
   @Override
   public void close() throws IOException {

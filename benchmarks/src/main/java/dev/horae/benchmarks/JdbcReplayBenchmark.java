@@ -28,11 +28,12 @@ import org.openjdk.jmh.annotations.Warmup;
 /**
  * {@link ReplayBenchmark}'s opens through the JDBC store (issue 19, item 4: "the same for the JDBC
  * store's load path"): the same log of {@code events} {@code schedule/change} events, stored in an
- * embedded PostgreSQL on loopback, one row per event.
+ * embedded PostgreSQL on loopback in the store's layout: segments of 32 events, the last event a
+ * row of its own.
  *
  * <ul>
- *   <li>{@link #load}: the store's load — the header, then every row in seq order (one binary
- *       {@code COPY}), each row's bytes decoded by the streaming reader into a compact event;
+ *   <li>{@link #load}: the store's load — the header, then the segments and the rows in seq order
+ *       (a binary {@code COPY} each), each one's bytes decoded into compact events;
  *   <li>{@link #openAgent}: a {@link HoraeRuntime} over the store with time-context and Schedule
  *       installed opens the session's agent (the load, the live session, the fold, the owner, the
  *       index), then closes.
@@ -94,11 +95,7 @@ public class JdbcReplayBenchmark {
    */
   @TearDown(Level.Trial)
   public void stop() throws IOException, SQLException {
-    try {
-      server.drop(pool);
-    } finally {
-      server.close();
-    }
+    server.dropAndClose(pool);
   }
 
   /**

@@ -9,8 +9,8 @@ import org.postgresql.PGConnection;
 import org.postgresql.copy.CopyOut;
 
 /**
- * Reads a session's event rows with {@code COPY … TO STDOUT (FORMAT binary)} and hands each row's
- * event text, as the bytes PostgreSQL sent, to {@link EventRows}.
+ * Reads a session's event rows and segments with {@code COPY … TO STDOUT (FORMAT binary)} and hands
+ * each one's text, as the bytes PostgreSQL sent, to {@link EventRows}.
  *
  * <p>Why COPY: a million rows through a cursor ({@code SELECT}, 1,000 a fetch) took PostgreSQL and
  * the driver about 1.5–2 s on this project's machine, the same rows as a binary COPY about 0.7 s
@@ -34,21 +34,39 @@ final class EventCopy {
 
   private EventCopy() {}
 
+  /** Where a COPY's rows go: {@link EventRows#add} or {@link EventRows#addSegment}. */
+  @FunctionalInterface
+  interface Sink {
+    /**
+     * Takes one row.
+     *
+     * @param seq the row's seq (a segment's first)
+     * @param bytes holds the row's text, UTF-8
+     * @param offset where the text starts
+     * @param length its length in bytes
+     */
+    void add(long seq, byte[] bytes, int offset, int length);
+  }
+
   /**
    * Reads the first {@code length} events of session {@code id} in seq order into {@code rows}, in
-   * the connection's transaction.
+   * the connection's transaction: the rows before {@code sealFrom}, the segments of {@code
+   * [sealFrom, sealed)}, the rows from {@code sealed} on, each part a COPY of its own.
    *
    * @param c a connection to PostgreSQL inside a transaction, which unwraps to the driver's
    *     {@link PGConnection}
    * @param tables the store's tables
    * @param id the session
+   * @param sealFrom the session row's {@code seal_from}
+   * @param sealed the session row's {@code sealed}
    * @param length how many events the session row says the log has
-   * @param rows where each row goes
+   * @param rows where each row and segment goes
    * @throws SQLException when the database fails or the connection is not the PostgreSQL driver's
    * @throws SessionStoreException when a row is corrupt (from {@code rows}) or the COPY data is not
    *     the binary format of two columns
    */
-  static void read(Connection c, SessionTables tables, String id, long length, EventRows rows) throws SQLException {
+  static void read(Connection c, SessionTables tables, String id, long sealFrom, long sealed, long length, EventRows rows)
+      throws SQLException {
     PGConnection pg;
     try {
       pg = c.unwrap(PGConnection.class);
@@ -63,7 +81,19 @@ final class EventCopy {
       set.setString(1, id);
       set.execute();
     }
-    CopyOut copy = pg.getCopyAPI().copyOut(tables.copyEvents(length));
+    if (sealFrom > 0) {
+      copy(pg, tables.copyEvents(0, sealFrom), id, rows::add);
+    }
+    if (sealed > sealFrom) {
+      copy(pg, tables.copySegments(sealFrom, sealed), id, rows::addSegment);
+    }
+    if (length > sealed) {
+      copy(pg, tables.copyEvents(sealed, length), id, rows::add);
+    }
+  }
+
+  private static void copy(PGConnection pg, String sql, String id, Sink rows) throws SQLException {
+    CopyOut copy = pg.getCopyAPI().copyOut(sql);
     rows(id, new Messages() {
       @Override
       public byte @Nullable [] next() throws SQLException {
@@ -109,7 +139,7 @@ final class EventCopy {
    * @throws SessionStoreException when a row is corrupt or the data is not the binary format of a
    *     seq and an event a row
    */
-  static void rows(String id, Messages messages, EventRows rows) throws SQLException {
+  static void rows(String id, Messages messages, Sink rows) throws SQLException {
     try {
       readRows(id, messages, rows);
     } catch (RuntimeException | SQLException e) {
@@ -118,7 +148,7 @@ final class EventCopy {
     }
   }
 
-  private static void readRows(String id, Messages copy, EventRows rows) throws SQLException {
+  private static void readRows(String id, Messages copy, Sink rows) throws SQLException {
     byte[] message = copy.next();
     if (message == null) {
       throw notBinary(id, "no header");
@@ -169,7 +199,7 @@ final class EventCopy {
    * One row's message from {@code at}: a (seq, event) row goes to {@code rows}; the trailer answers
    * false.
    */
-  static boolean row(String id, byte[] message, int at, EventRows rows) {
+  static boolean row(String id, byte[] message, int at, Sink rows) {
     if (message.length - at < 2) {
       throw notBinary(id, "a message without a field count");
     }

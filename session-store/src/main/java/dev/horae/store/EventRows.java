@@ -10,8 +10,9 @@ import java.util.concurrent.BlockingQueue;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The event rows of one JDBC load, checked to be contiguous and decoded in seq order: on the
- * caller's thread, or — for a long log — on a second thread while the caller reads the next rows.
+ * The rows of one JDBC load — event rows and segments of events — checked to be contiguous and
+ * decoded in seq order: on the caller's thread, or — for a long log — on a second thread while the
+ * caller reads the next rows.
  *
  * <p>Why a second thread: in a million-row load the database's backend produced rows for about as
  * long as the decoding took, and the two alternated, so one core stood idle; the caller keeps the
@@ -38,6 +39,22 @@ final class EventRows implements AutoCloseable {
     SessionEvent decode(long seq, byte[] bytes, int offset, int length);
   }
 
+  /** Decodes one segment. */
+  @FunctionalInterface
+  interface Segments {
+    /**
+     * The segment's events, each checked to carry its seq.
+     *
+     * @param first the segment's first seq
+     * @param bytes holds the segment's text (a JSON array of events), UTF-8
+     * @param offset where the text starts
+     * @param length its length in bytes
+     * @return the events, in seq order from {@code first}
+     * @throws SessionStoreException when the segment is corrupt
+     */
+    List<SessionEvent> decode(long first, byte[] bytes, int offset, int length);
+  }
+
   /** The error for a row whose seq does not continue the log. */
   @FunctionalInterface
   interface Gap {
@@ -51,8 +68,11 @@ final class EventRows implements AutoCloseable {
     SessionStoreException at(long expected, long found);
   }
 
-  /** Rows handed to the decoder at a time. */
+  /** Rows handed to the decoder at a time, at most. */
   private static final int BATCH = 1_000;
+
+  /** Bytes of rows handed to the decoder at a time, at most (a segment holds many events). */
+  private static final int BATCH_BYTES = 256 * 1024;
 
   /** Batches the decoder may be behind before the caller waits. */
   private static final int AHEAD = 8;
@@ -60,6 +80,7 @@ final class EventRows implements AutoCloseable {
   private static final Batch END = new Batch(0);
 
   private final Decoder decoder;
+  private final Segments segments;
   private final Gap gap;
   private final List<SessionEvent> events = new ArrayList<>();
   private final @Nullable BlockingQueue<Batch> queue;
@@ -68,8 +89,9 @@ final class EventRows implements AutoCloseable {
   private volatile @Nullable Throwable failure;
   private boolean ended;
 
-  private EventRows(Decoder decoder, Gap gap, boolean pipelined) {
+  private EventRows(Decoder decoder, Segments segments, Gap gap, boolean pipelined) {
     this.decoder = decoder;
+    this.segments = segments;
     this.gap = gap;
     if (pipelined) {
       queue = new ArrayBlockingQueue<>(AHEAD);
@@ -87,13 +109,14 @@ final class EventRows implements AutoCloseable {
    * @param length the log's length
    * @param pipelineAt the length from which a second thread decodes
    * @param decoder decodes a row
+   * @param segments decodes a segment
    * @param gap the error of a seq that does not continue the log
    * @return the rows
    */
-  static EventRows forLength(long length, long pipelineAt, Decoder decoder, Gap gap) {
+  static EventRows forLength(long length, long pipelineAt, Decoder decoder, Segments segments, Gap gap) {
     return length >= pipelineAt && Runtime.getRuntime().availableProcessors() > 1
-        ? pipelined(decoder, gap)
-        : direct(decoder, gap);
+        ? pipelined(decoder, segments, gap)
+        : direct(decoder, segments, gap);
   }
 
   /**
@@ -109,22 +132,24 @@ final class EventRows implements AutoCloseable {
    * Rows decoded on the caller's thread as they are added.
    *
    * @param decoder decodes a row
+   * @param segments decodes a segment
    * @param gap the error of a seq that does not continue the log
    * @return the rows
    */
-  static EventRows direct(Decoder decoder, Gap gap) {
-    return new EventRows(decoder, gap, false);
+  static EventRows direct(Decoder decoder, Segments segments, Gap gap) {
+    return new EventRows(decoder, segments, gap, false);
   }
 
   /**
    * Rows decoded on a second thread while the caller adds the next ones.
    *
    * @param decoder decodes a row; called on the second thread only
+   * @param segments decodes a segment; called on the second thread only
    * @param gap the error of a seq that does not continue the log
    * @return the rows
    */
-  static EventRows pipelined(Decoder decoder, Gap gap) {
-    return new EventRows(decoder, gap, true);
+  static EventRows pipelined(Decoder decoder, Segments segments, Gap gap) {
+    return new EventRows(decoder, segments, gap, true);
   }
 
   /**
@@ -138,13 +163,31 @@ final class EventRows implements AutoCloseable {
    *     may come only from {@link #finish})
    */
   void add(long seq, byte[] bytes, int offset, int length) {
+    add(seq, bytes, offset, length, false);
+  }
+
+  /**
+   * Adds the next segment, as {@link #add} adds a row.
+   *
+   * @param first its first seq
+   * @param bytes holds its text (a JSON array of events), UTF-8
+   * @param offset where the text starts
+   * @param length its length in bytes
+   * @throws SessionStoreException when this or an earlier row or segment is corrupt (an earlier
+   *     one's error may come only from {@link #finish})
+   */
+  void addSegment(long first, byte[] bytes, int offset, int length) {
+    add(first, bytes, offset, length, true);
+  }
+
+  private void add(long seq, byte[] bytes, int offset, int length, boolean segment) {
     if (queue == null) {
-      append(seq, bytes, offset, length);
+      append(seq, bytes, offset, length, segment);
       return;
     }
     rethrowFailure();
-    filling.add(seq, bytes, offset, length);
-    if (filling.size == BATCH) {
+    filling.add(seq, bytes, offset, length, segment);
+    if (filling.size == BATCH || filling.bytes >= BATCH_BYTES) {
       putUninterruptibly(filling);
       filling = new Batch(BATCH);
     }
@@ -177,11 +220,15 @@ final class EventRows implements AutoCloseable {
     }
   }
 
-  private void append(long seq, byte[] bytes, int offset, int length) {
+  private void append(long seq, byte[] bytes, int offset, int length, boolean segment) {
     if (seq != events.size()) {
       throw gap.at(events.size(), seq);
     }
-    events.add(decoder.decode(seq, bytes, offset, length));
+    if (segment) {
+      events.addAll(segments.decode(seq, bytes, offset, length));
+    } else {
+      events.add(decoder.decode(seq, bytes, offset, length));
+    }
   }
 
   private @Nullable Void decodeBatches() {
@@ -202,7 +249,7 @@ final class EventRows implements AutoCloseable {
       }
       try {
         for (int i = 0; i < batch.size; i++) {
-          append(batch.seqs[i], batch.rows[i], batch.offsets[i], batch.lengths[i]);
+          append(batch.seqs[i], batch.rows[i], batch.offsets[i], batch.lengths[i], batch.segments[i]);
         }
       } catch (RuntimeException | Error e) {
         failure = e;
@@ -243,27 +290,32 @@ final class EventRows implements AutoCloseable {
     }
   }
 
-  /** Rows on their way to the decoder: each row's bytes as the caller gave them. */
+  /** Rows and segments on their way to the decoder: each one's bytes as the caller gave them. */
   private static final class Batch {
     final long[] seqs;
     final byte[][] rows;
     final int[] offsets;
     final int[] lengths;
+    final boolean[] segments;
     int size;
+    long bytes;
 
     Batch(int capacity) {
       seqs = new long[capacity];
       rows = new byte[capacity][];
       offsets = new int[capacity];
       lengths = new int[capacity];
+      segments = new boolean[capacity];
     }
 
-    void add(long seq, byte[] bytes, int offset, int length) {
+    void add(long seq, byte[] row, int offset, int length, boolean segment) {
       seqs[size] = seq;
-      rows[size] = bytes;
+      rows[size] = row;
       offsets[size] = offset;
       lengths[size] = length;
+      segments[size] = segment;
       size++;
+      bytes += length;
     }
   }
 }

@@ -33,9 +33,11 @@ import org.jspecify.annotations.Nullable;
 /**
  * A session store on PostgreSQL (12 or later) through a host-supplied {@link DataSource}: the store
  * for more than one machine. Each {@link #persist} is one transaction that locks the session's row,
- * inserts the events beyond the committed length and advances it, so concurrent persists of one
+ * writes the events beyond the committed length and advances it, so concurrent persists of one
  * session take turns, a persist lands whole or not at all (an atomic multi-event append is never
- * split), and every node reads every other node's commits.
+ * split), and every node reads every other node's commits. Events are written as rows and, once a
+ * run of 32 before the log's last event is whole, kept as one segment row ({@link Sealing}): a load
+ * reads a million events as about 31,000 rows ({@code docs/persistence.md}, "Segments").
  *
  * <p>The rules are those of {@link FileSessionStore}: the log must be contiguous from seq 0 and
  * continue what is stored, the header never changes, a fork's log includes its seed, and a stale
@@ -288,6 +290,7 @@ public final class JdbcSessionStore implements DueIndexed {
       insert.executeUpdate();
     }
     long length;
+    long sealed;
     try (PreparedStatement lock = c.prepareStatement(tables.lockSession())) {
       lock.setString(1, id);
       try (ResultSet row = lock.executeQuery()) {
@@ -300,6 +303,7 @@ public final class JdbcSessionStore implements DueIndexed {
               "header of session " + id + " differs from the stored one: " + header.toJson() + " vs " + stored.toJson());
         }
         length = row.getLong(2);
+        sealed = row.getLong(4);
       }
     }
     if (log.size() < length) {
@@ -315,11 +319,34 @@ public final class JdbcSessionStore implements DueIndexed {
       // also for a log of the stored length: one that ends differently does not continue it
       checkContinues(c, id, log.get((int) length - 1));
     }
+    if (log.size() == length) {
+      return false;
+    }
+    Sealing plan = Sealing.plan(length, sealed, log.size());
+    insertEvents(c, id, log, length, plan.directFrom());
+    insertEvents(c, id, log, plan.directTo(), log.size());
+    insertSegments(c, id, log, plan.directFrom(), plan.directTo());
+    sealRows(c, id, sealed, plan.rowsTo());
+    try (PreparedStatement update = c.prepareStatement(tables.updateLength())) {
+      update.setLong(1, log.size());
+      update.setLong(2, plan.sealed());
+      update.setString(3, id);
+      update.executeUpdate();
+    }
+    return true;
+  }
+
+  private void insertEvents(Connection c, String id, List<SessionEvent> log, long from, long to) throws SQLException {
+    if (from >= to) {
+      return;
+    }
     try (PreparedStatement insert = c.prepareStatement(tables.insertEvent())) {
       int pending = 0;
-      for (SessionEvent e : log.subList((int) length, log.size())) {
-        // a row the decoder refuses would make the session unloadable: refuse the persist instead
-        String json = EventCodec.writeStorable(e);
+      for (SessionEvent e : log.subList((int) from, (int) to)) {
+        // a row the decoder refuses would make the session unloadable: refuse the persist instead;
+        // a row is sealed into a segment's array later, one level deeper, so it must read there too
+        byte[] inSegment = EventCodec.writeStorable(List.of(e));
+        String json = new String(inSegment, 1, inSegment.length - 2, StandardCharsets.UTF_8);
         insert.setString(1, id);
         insert.setLong(2, e.seq());
         insert.setString(3, e.type());
@@ -334,12 +361,55 @@ public final class JdbcSessionStore implements DueIndexed {
         insert.executeBatch();
       }
     }
-    try (PreparedStatement update = c.prepareStatement(tables.updateLength())) {
-      update.setLong(1, log.size());
-      update.setString(2, id);
-      update.executeUpdate();
+  }
+
+  // stored rows become segments inside the database, from their own texts: a caller's copy of
+  // events already committed is never what a segment holds (persist compares only the last one)
+  private void sealRows(Connection c, String id, long from, long to) throws SQLException {
+    if (from >= to) {
+      return;
     }
-    return log.size() > length;
+    try (PreparedStatement seal = c.prepareStatement(tables.sealRows());
+        PreparedStatement delete = c.prepareStatement(tables.deleteSealed())) {
+      seal.setLong(1, from);
+      seal.setLong(2, from);
+      seal.setString(3, id);
+      seal.setLong(4, from);
+      seal.setLong(5, to);
+      seal.executeUpdate();
+      delete.setString(1, id);
+      delete.setLong(2, from);
+      delete.setLong(3, to);
+      int deleted = delete.executeUpdate();
+      if (deleted != to - from) {
+        // a missing row would leave a short segment: nothing of this persist commits
+        throw new SessionStoreException("session " + id + " has " + deleted + " rows in " + tables.events()
+            + " for seqs " + from + " to " + (to - 1) + ", not " + (to - from) + ": the events cannot be sealed");
+      }
+    }
+  }
+
+  private void insertSegments(Connection c, String id, List<SessionEvent> log, long from, long to) throws SQLException {
+    if (from >= to) {
+      return;
+    }
+    try (PreparedStatement insert = c.prepareStatement(tables.insertSegment())) {
+      int pending = 0;
+      for (long first = from; first < to; first += SessionTables.SEGMENT_EVENTS) {
+        List<SessionEvent> segment = log.subList((int) first, (int) first + SessionTables.SEGMENT_EVENTS);
+        insert.setString(1, id);
+        insert.setLong(2, first);
+        insert.setString(3, new String(EventCodec.writeStorable(segment), StandardCharsets.UTF_8));
+        insert.addBatch();
+        if (++pending == BATCH / SessionTables.SEGMENT_EVENTS) {
+          insert.executeBatch();
+          pending = 0;
+        }
+      }
+      if (pending > 0) {
+        insert.executeBatch();
+      }
+    }
   }
 
   /**
@@ -442,6 +512,8 @@ public final class JdbcSessionStore implements DueIndexed {
   Optional<StoredSession> loadIn(Connection c, String id) throws SQLException {
     SessionHeader header;
     long length;
+    long sealFrom;
+    long sealed;
     try (PreparedStatement read = c.prepareStatement(tables.readSession())) {
       read.setString(1, id);
       try (ResultSet row = read.executeQuery()) {
@@ -450,22 +522,25 @@ public final class JdbcSessionStore implements DueIndexed {
         }
         header = readHeader(id, row.getString(1));
         length = row.getLong(2);
+        sealFrom = row.getLong(3);
+        sealed = row.getLong(4);
       }
     }
     List<SessionEvent> events;
     // the loaded log is retained whole: its payloads share blocks (PayloadBlocks says why)
     PayloadBlocks blocks = new PayloadBlocks();
     EventRows.Decoder decoder = (seq, bytes, offset, size) -> decode(id, seq, bytes, offset, size, blocks);
-    EventRows.Gap gap = (expected, found) -> new SessionStoreException(
-        "session " + id + " in " + tables.events() + " is not contiguous: expected seq " + expected + ", found " + found);
-    try (EventRows decoded = EventRows.forLength(length, pipelineAt, decoder, gap)) {
-      EventCopy.read(c, tables, id, length, decoded);
+    EventRows.Segments segments = (first, bytes, offset, size) -> decodeSegment(id, first, bytes, offset, size, blocks);
+    EventRows.Gap gap = (expected, found) -> new SessionStoreException("session " + id + " in " + tables.events() + " and "
+        + tables.segments() + " is not contiguous: expected seq " + expected + ", found " + found);
+    try (EventRows decoded = EventRows.forLength(length, pipelineAt, decoder, segments, gap)) {
+      EventCopy.read(c, tables, id, sealFrom, sealed, length, decoded);
       events = decoded.finish();
     }
     if (events.size() != length) {
       throw new SessionStoreException(
           "session " + id + " has length " + length + " in " + tables.sessions() + " but " + events.size() + " events in "
-              + tables.events());
+              + tables.events() + " and " + tables.segments());
     }
     return Optional.of(new StoredSession(header, events));
   }
@@ -546,6 +621,23 @@ public final class JdbcSessionStore implements DueIndexed {
           "session " + id + " has an event claiming seq " + event.seq() + " in the row of seq " + seq + " in " + tables.events());
     }
     return event;
+  }
+
+  private List<SessionEvent> decodeSegment(String id, long first, byte[] bytes, int offset, int length, PayloadBlocks blocks) {
+    List<SessionEvent> events;
+    try {
+      events = EventCodec.readArray(bytes, offset, length, blocks);
+    } catch (IllegalArgumentException | EventCodec.Unreadable e) {
+      throw new SessionStoreException("session " + id + " has a corrupt segment from seq " + first + " in "
+          + tables.segments() + ": " + e.getMessage(), e);
+    }
+    for (int i = 0; i < events.size(); i++) {
+      if (events.get(i).seq() != first + i) {
+        throw new SessionStoreException("session " + id + " has an event claiming seq " + events.get(i).seq() + " at seq "
+            + (first + i) + " of the segment from seq " + first + " in " + tables.segments());
+      }
+    }
+    return events;
   }
 
   private SessionStoreException corrupt(String id, long seq, Exception e) {

@@ -1,10 +1,10 @@
 package dev.horae.store;
 
+import static dev.horae.store.Logs.nested;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.horae.spi.session.CreateOptions;
@@ -33,15 +33,6 @@ import org.junit.jupiter.api.io.TempDir;
 class HostilePayloadTest {
 
   @TempDir Path root;
-
-  private static JsonNode nested(int depth) {
-    ArrayNode top = JsonNodeFactory.instance.arrayNode();
-    ArrayNode at = top;
-    for (int i = 1; i < depth; i++) {
-      at = at.addArray();
-    }
-    return top;
-  }
 
   private static List<JsonNode> hostile() {
     ObjectNode huge = JsonNodeFactory.instance.objectNode();

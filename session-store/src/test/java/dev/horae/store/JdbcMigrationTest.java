@@ -85,12 +85,13 @@ class JdbcMigrationTest {
     store.migrate();
     store.migrate();
     assertThat(history()).containsExactly("1 sessions and events " + checksum(1), "2 session leases " + checksum(2),
-        "3 due index " + checksum(3));
+        "3 due index " + checksum(3), "4 sealed segments " + checksum(4));
     assertThat(checksum(1)).matches("[0-9a-f]{64}").isNotEqualTo(checksum(2));
     assertThat(checksum(3)).matches("[0-9a-f]{64}").isNotEqualTo(checksum(2));
+    assertThat(checksum(4)).matches("[0-9a-f]{64}").isNotEqualTo(checksum(3));
     assertThat(new dev.horae.store.internal.SessionTables(prefix).migrations())
         .extracting(dev.horae.store.internal.SessionTables.Migration::checksum)
-        .containsExactly(checksum(1), checksum(2), checksum(3));
+        .containsExactly(checksum(1), checksum(2), checksum(3), checksum(4));
     assertThat(exists(prefix + "due")).isTrue();
     store.persist(header("s"), log(3)).toCompletableFuture().join();
     assertThat(store.load("s").orElseThrow().events()).isEqualTo(log(3));
@@ -106,9 +107,53 @@ class JdbcMigrationTest {
     assertThat(exists(prefix + "schema_version")).isFalse();
 
     store.migrate();
-    assertThat(history()).hasSize(3);
+    assertThat(history()).hasSize(4);
     assertThat(store().load("s").orElseThrow().events()).isEqualTo(log(2));
   }
+
+  @Test
+  void aLogStoredBeforeSegmentsKeepsItsRowsAndIsSealedFromItsLengthOn() throws Exception {
+    dev.horae.store.internal.SessionTables tables = new dev.horae.store.internal.SessionTables(prefix);
+    // a database version 3 made, with a log of 100 events stored a row each
+    sql(tables.historyDdl());
+    for (dev.horae.store.internal.SessionTables.Migration m : tables.migrations().subList(0, 3)) {
+      for (String statement : m.statements()) {
+        sql(statement);
+      }
+      sql("INSERT INTO " + prefix + "schema_version (version, description, checksum) VALUES (" + m.version() + ", '"
+          + m.description() + "', '" + m.checksum() + "')");
+    }
+    sql("INSERT INTO " + prefix + "session (session_id, header, length) VALUES ('s', '"
+        + dev.horae.spi.session.Json.write(header("s").toJson()) + "', 100)");
+    for (dev.horae.spi.session.SessionEvent e : log(100)) {
+      sql("INSERT INTO " + prefix + "event (session_id, seq, type, event) VALUES ('s', " + e.seq() + ", '" + e.type()
+          + "', '" + dev.horae.spi.session.EventCodec.write(e) + "')");
+    }
+
+    store().migrate();
+    assertThat(history()).hasSize(4);
+    assertThat(Postgres.query("SELECT seal_from || ' ' || sealed FROM " + prefix + "session")).isEqualTo("100 100");
+    assertThat(store().load("s").orElseThrow().events()).isEqualTo(log(100));
+    // its rows stay rows; the events after them are sealed from its length on
+    store().persist(header("s"), log(200)).toCompletableFuture().join();
+    assertThat(Postgres.query("SELECT seal_from || ' ' || sealed FROM " + prefix + "session")).isEqualTo("100 196");
+    assertThat(Postgres.query("SELECT count(*) || ' ' || max(seq) FROM " + prefix + "event WHERE seq < 100")).isEqualTo("100 99");
+    assertThat(Postgres.query("SELECT string_agg(first_seq::text, ',' ORDER BY first_seq) FROM " + prefix + "segment"))
+        .isEqualTo("100,132,164");
+    assertThat(store().load("s").orElseThrow().events()).isEqualTo(log(200));
+    // a new session is sealed from seq 0
+    store().persist(header("t"), log(40)).toCompletableFuture().join();
+    assertThat(Postgres.query("SELECT seal_from || ' ' || sealed FROM " + prefix + "session WHERE session_id = 't'")).isEqualTo("0 32");
+    // running the statements again (as one applying them by hand might) changes nothing
+    for (String statement : store().ddl()) {
+      sql(statement);
+    }
+    assertThat(Postgres.query("SELECT string_agg(session_id || ' ' || seal_from || ' ' || sealed, ',' ORDER BY session_id) FROM "
+        + prefix + "session")).isEqualTo("s 100 196,t 0 32");
+    assertThat(store().load("s").orElseThrow().events()).isEqualTo(log(200));
+    assertThat(store().load("t").orElseThrow().events()).isEqualTo(log(40));
+  }
+
 
   @Test
   void anAppliedMigrationWithAnotherChecksumIsRefusedAndNothingChanges() throws Exception {
@@ -123,19 +168,20 @@ class JdbcMigrationTest {
         .hasMessage("schema migration 1 (sessions and events) in " + prefix + "schema_version was applied with checksum abc,"
             + " but this library's is " + checksum(1) + ": the tables are not the ones this library creates; nothing was changed");
     assertThat(exists(prefix + "lease")).isFalse();
-    assertThat(history()).containsExactly("1 sessions and events abc", "3 due index " + checksum(3));
+    assertThat(history()).containsExactly("1 sessions and events abc", "3 due index " + checksum(3),
+        "4 sealed segments " + checksum(4));
   }
 
   @Test
   void aNewerSchemaIsLeftAlone() throws Exception {
     store().migrate();
-    sql("INSERT INTO " + prefix + "schema_version (version, description, checksum) VALUES (4, 'from the future', 'f')");
+    sql("INSERT INTO " + prefix + "schema_version (version, description, checksum) VALUES (5, 'from the future', 'f')");
     sql("DELETE FROM " + prefix + "schema_version WHERE version = 2");
 
     assertThatThrownBy(() -> store().migrate()).isInstanceOf(SessionStoreException.class)
-        .hasMessage(prefix + "schema_version records schema version 4, newer than this library's 3;"
+        .hasMessage(prefix + "schema_version records schema version 5, newer than this library's 4;"
             + " a newer Horae migrated this database, so this one leaves it alone");
-    assertThat(history()).extracting(r -> r.substring(0, 1)).containsExactly("1", "3", "4");
+    assertThat(history()).extracting(r -> r.substring(0, 1)).containsExactly("1", "3", "4", "5");
   }
 
   @Test
@@ -156,7 +202,7 @@ class JdbcMigrationTest {
     } finally {
       pool.shutdownNow();
     }
-    assertThat(history()).hasSize(3);
+    assertThat(history()).hasSize(4);
   }
 
   @Test
@@ -169,6 +215,7 @@ class JdbcMigrationTest {
 
     assertThatThrownBy(() -> store().migrate()).isInstanceOf(SessionStoreException.class)
         .hasMessageStartingWith("schema migration 2 (session leases) in " + prefix + "schema_version was applied with checksum abc,");
-    assertThat(history()).containsExactly("2 session leases abc", "3 due index " + checksum(3));
+    assertThat(history()).containsExactly("2 session leases abc", "3 due index " + checksum(3),
+        "4 sealed segments " + checksum(4));
   }
 }

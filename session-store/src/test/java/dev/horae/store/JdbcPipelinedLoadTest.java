@@ -20,9 +20,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * A long JDBC load decodes its rows on a second thread while it fetches the next ones: its answer
- * is the one of decoding on the caller's thread — the same events, or the same first error for a
- * corrupt row, a row claiming another seq or a missing row, wherever in the batches it stands.
+ * A long JDBC load decodes its rows and segments on a second thread while it fetches the next
+ * ones: its answer is the one of decoding on the caller's thread — the same events, or the same
+ * first error for a corrupt row or segment, an event claiming another seq or a missing row or
+ * segment, wherever in the batches it stands. The log is stored as the store writes it (segments
+ * of 32, its last event a row) or, for the row tests, as a log stored before segments existed (a
+ * row each).
  */
 @Tag("slow")
 @Tag("postgres")
@@ -54,6 +57,14 @@ class JdbcPipelinedLoadTest {
     return store;
   }
 
+  /** Turns the stored log into the layout of a log stored before segments: a row per event. */
+  private void asRows() throws SQLException {
+    sql("INSERT INTO " + prefix + "event (session_id, seq, type, event) SELECT session_id, (e ->> 'seq')::bigint, "
+        + "e ->> 'type', e FROM " + prefix + "segment, json_array_elements(events) e");
+    sql("DELETE FROM " + prefix + "segment");
+    sql("UPDATE " + prefix + "session SET seal_from = length, sealed = length");
+  }
+
   private void sql(String statement) throws SQLException {
     try (Connection c = Postgres.dataSource().getConnection(); Statement s = c.createStatement()) {
       s.execute(statement);
@@ -78,19 +89,47 @@ class JdbcPipelinedLoadTest {
   }
 
   @Test
-  void aLongLogLoadsTheSameEvents() {
+  void aLongLogLoadsTheSameEvents() throws SQLException {
+    assertBothReadersAgree("[{\"seq\":0,");
+    assertThat(store(1).load("s").orElseThrow().events()).isEqualTo(log(EVENTS));
+    asRows();
     assertBothReadersAgree("[{\"seq\":0,");
     assertThat(store(1).load("s").orElseThrow().events()).isEqualTo(log(EVENTS));
   }
 
   @Test
+  void aCorruptSegmentInALaterBatchIsTheErrorEitherWay() throws SQLException {
+    sql("UPDATE " + prefix + "segment SET events = '[{\"seq\":2496,\"type\":\"t\"}]' WHERE first_seq = 2496");
+    assertBothReadersAgree("SessionStoreException: session s has a corrupt segment from seq 2496 in " + prefix + "segment: ");
+  }
+
+  @Test
+  void anEventClaimingAnotherSeqInASegmentIsTheErrorEitherWay() throws SQLException {
+    // the segment from 1984 holds the one from 2016 (its events claim 2016 on), the segment from 4000 is corrupt
+    sql("UPDATE " + prefix + "segment SET events = (SELECT events FROM " + prefix + "segment WHERE first_seq = 2016)"
+        + " WHERE first_seq = 1984");
+    sql("UPDATE " + prefix + "segment SET events = '[{\"seq\":4000}]' WHERE first_seq = 4000");
+    assertBothReadersAgree("SessionStoreException: session s has an event claiming seq 2016 at seq 1984 of the segment"
+        + " from seq 1984 in " + prefix + "segment");
+  }
+
+  @Test
+  void aMissingSegmentIsAGapEitherWay() throws SQLException {
+    sql("DELETE FROM " + prefix + "segment WHERE first_seq = 3008");
+    assertBothReadersAgree("SessionStoreException: session s in " + prefix + "event and " + prefix
+        + "segment is not contiguous: expected seq 3008, found 3040");
+  }
+
+  @Test
   void aCorruptRowInALaterBatchIsTheErrorEitherWay() throws SQLException {
+    asRows();
     sql("UPDATE " + prefix + "event SET event = '{\"seq\":2500,\"type\":\"t\"}' WHERE session_id = 's' AND seq = 2500");
     assertBothReadersAgree("SessionStoreException: session s has a corrupt event at seq 2500 in " + prefix + "event: ");
   }
 
   @Test
   void theFirstOfTwoBadRowsIsReported() throws SQLException {
+    asRows();
     String zero = Json.write(EventCodec.toJson(log(1).get(0)));
     sql("UPDATE " + prefix + "event SET event = '" + zero + "' WHERE session_id = 's' AND seq = 1999");
     sql("UPDATE " + prefix + "event SET event = '{\"seq\":4000}' WHERE session_id = 's' AND seq = 4000");
@@ -100,8 +139,9 @@ class JdbcPipelinedLoadTest {
 
   @Test
   void aMissingRowIsAGapEitherWay() throws SQLException {
+    asRows();
     sql("DELETE FROM " + prefix + "event WHERE session_id = 's' AND seq = 3001");
-    assertBothReadersAgree(
-        "SessionStoreException: session s in " + prefix + "event is not contiguous: expected seq 3001, found 3002");
+    assertBothReadersAgree("SessionStoreException: session s in " + prefix + "event and " + prefix
+        + "segment is not contiguous: expected seq 3001, found 3002");
   }
 }

@@ -89,8 +89,9 @@ class JdbcSessionStoreTest extends SessionStoreContract {
     JdbcSessionStore again = JdbcSessionStore.create(dataSource(), prefix);
     again.migrate();
     again.migrate();
-    assertThat(again.ddl()).hasSize(5).allMatch(s -> s.startsWith("CREATE TABLE IF NOT EXISTS " + prefix)
-        || s.startsWith("CREATE INDEX IF NOT EXISTS " + prefix));
+    assertThat(again.ddl()).hasSize(10).allMatch(s -> s.startsWith("CREATE TABLE IF NOT EXISTS " + prefix)
+        || s.startsWith("CREATE INDEX IF NOT EXISTS " + prefix) || s.startsWith("ALTER TABLE " + prefix + "session ")
+        || s.startsWith("UPDATE " + prefix + "session "));
     assertThat(again.ddl().get(2)).startsWith("CREATE TABLE IF NOT EXISTS " + prefix + "lease (");
     assertThat(again.ddl().get(3)).startsWith("CREATE TABLE IF NOT EXISTS " + prefix + "due (");
   }
@@ -111,11 +112,12 @@ class JdbcSessionStoreTest extends SessionStoreContract {
     sql("DELETE FROM " + prefix + "event WHERE session_id = 's' AND seq = 2");
     assertThatThrownBy(() -> store().load("s"))
         .isInstanceOf(SessionStoreException.class)
-        .hasMessage("session s in " + prefix + "event is not contiguous: expected seq 2, found 3");
+        .hasMessage("session s in " + prefix + "event and " + prefix + "segment is not contiguous: expected seq 2, found 3");
     sql("DELETE FROM " + prefix + "event WHERE session_id = 's' AND seq = 3");
     assertThatThrownBy(() -> store().load("s"))
         .isInstanceOf(SessionStoreException.class)
-        .hasMessage("session s has length 4 in " + prefix + "session but 2 events in " + prefix + "event");
+        .hasMessage("session s has length 4 in " + prefix + "session but 2 events in " + prefix + "event and " + prefix
+            + "segment");
   }
 
   @Test
@@ -166,13 +168,13 @@ class JdbcSessionStoreTest extends SessionStoreContract {
       JdbcSessionStore one = JdbcSessionStore.create(oneConnection(physical, true), prefix);
       one.persist(header("bad"), log(300)).toCompletableFuture().join();
       one.persist(header("good"), log(3)).toCompletableFuture().join();
-      // rows after the corrupt one are still on their way when the load fails
-      sql("UPDATE " + prefix + "event SET event = '{\"seq\":5}' WHERE session_id = 'bad' AND seq = 5");
+      // segments and rows after the corrupt segment are still on their way when the load fails
+      sql("UPDATE " + prefix + "segment SET events = '[{\"seq\":0}]' WHERE session_id = 'bad' AND first_seq = 0");
       for (long pipelineAt : new long[] {Long.MAX_VALUE, 1}) {
         one.pipelineAt(pipelineAt);
         assertThatThrownBy(() -> one.load("bad"))
             .isInstanceOf(SessionStoreException.class)
-            .hasMessageStartingWith("session bad has a corrupt event at seq 5 in " + prefix + "event: ")
+            .hasMessageStartingWith("session bad has a corrupt segment from seq 0 in " + prefix + "segment: ")
             .satisfies(e -> assertThat(e.getSuppressed()).isEmpty());
         assertThat(one.load("good").orElseThrow().events()).isEqualTo(log(3));
         assertThat(physical.getAutoCommit()).isTrue();

@@ -42,8 +42,9 @@ class JdbcTablePrefixTest {
   void identifierPrefixesNameEveryTableWithoutQuoting() {
     for (String prefix : List.of("_", "horae_", "a".repeat(31), "t1_")) {
       JdbcSessionStore store = JdbcSessionStore.create(untouchable, prefix);
-      assertThat(store.ddl()).hasSize(5).allMatch(s -> s.startsWith("CREATE TABLE IF NOT EXISTS " + prefix)
-          || s.startsWith("CREATE INDEX IF NOT EXISTS " + prefix + "due_at ON " + prefix + "due "));
+      assertThat(store.ddl()).hasSize(10).allMatch(s -> s.startsWith("CREATE TABLE IF NOT EXISTS " + prefix)
+          || s.startsWith("CREATE INDEX IF NOT EXISTS " + prefix + "due_at ON " + prefix + "due ")
+          || s.startsWith("ALTER TABLE " + prefix + "session ") || s.startsWith("UPDATE " + prefix + "session "));
     }
     assertThat(touched).hasValue(0);
   }

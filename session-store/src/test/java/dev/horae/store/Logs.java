@@ -31,6 +31,16 @@ final class Logs {
     return SessionEvent.of(seq, "test/event", 1_700_000_000_000L + seq, data);
   }
 
+  /** Arrays nested {@code depth} levels deep: data at the parser's nesting limit. */
+  static com.fasterxml.jackson.databind.JsonNode nested(int depth) {
+    com.fasterxml.jackson.databind.node.ArrayNode top = Json.mapper().createArrayNode();
+    com.fasterxml.jackson.databind.node.ArrayNode at = top;
+    for (int i = 1; i < depth; i++) {
+      at = at.addArray();
+    }
+    return top;
+  }
+
   static List<SessionEvent> log(int size) {
     List<SessionEvent> log = new ArrayList<>();
     for (int i = 0; i < size; i++) {

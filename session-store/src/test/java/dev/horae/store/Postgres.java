@@ -67,6 +67,35 @@ public final class Postgres {
   }
 
   /**
+   * Runs one statement on its own connection.
+   *
+   * @param statement the SQL
+   * @throws java.sql.SQLException when it fails
+   */
+  public static void sql(String statement) throws java.sql.SQLException {
+    try (java.sql.Connection c = dataSource().getConnection(); java.sql.Statement s = c.createStatement()) {
+      s.execute(statement);
+    }
+  }
+
+  /**
+   * The first column of the first row a query answers, as text ({@code "null"} for SQL's null).
+   *
+   * @param query the SQL
+   * @return the value
+   * @throws java.sql.SQLException when it fails or answers no row
+   */
+  public static String query(String query) throws java.sql.SQLException {
+    try (java.sql.Connection c = dataSource().getConnection(); java.sql.Statement s = c.createStatement();
+        java.sql.ResultSet r = s.executeQuery(query)) {
+      if (!r.next()) {
+        throw new java.sql.SQLException("no row: " + query);
+      }
+      return String.valueOf(r.getString(1));
+    }
+  }
+
+  /**
    * Connections to the server's {@code postgres} database.
    *
    * @return a data source

@@ -62,7 +62,8 @@ import org.postgresql.ds.PGSimpleDataSource;
  *   <li>no append or commit with a stale epoch landed. The store keeps no epoch per event, so the
  *       test instruments the database: a trigger on the event table records, for every inserted
  *       row, the inserting connection's {@code application_name} (each worker names its connections
- *       by its lease owner) and the session's lease row as the inserting transaction sees it; a
+ *       by its lease owner) and the session's lease row as the inserting transaction sees it (a
+ *       trigger on the segment table does the same for events written straight into a segment); a
  *       trigger on the lease table records every acquisition. Every event row must have been written
  *       by the lease's current owner, under an epoch that owner acquired, with epochs never going
  *       back along a log;
@@ -308,6 +309,14 @@ class ChaosCampaignTest {
           + "RETURN NEW; END $$");
       s.execute("CREATE TRIGGER " + p + "audit_event AFTER INSERT ON " + p + "event FOR EACH ROW EXECUTE FUNCTION "
           + p + "audit_event()");
+      // events a persist writes straight into a segment (docs/persistence.md, "Segments"); a segment
+      // sealed from rows already audited keeps their audit
+      s.execute("CREATE FUNCTION " + p + "audit_segment() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN "
+          + "INSERT INTO " + p + "audit SELECT NEW.session_id, (e ->> 'seq')::bigint, current_setting('application_name'), "
+          + "l.owner, l.epoch FROM json_array_elements(NEW.events) e LEFT JOIN " + p + "lease l ON l.session_id = NEW.session_id "
+          + "ON CONFLICT (session_id, seq) DO NOTHING; RETURN NEW; END $$");
+      s.execute("CREATE TRIGGER " + p + "audit_segment AFTER INSERT ON " + p + "segment FOR EACH ROW EXECUTE FUNCTION "
+          + p + "audit_segment()");
       s.execute("CREATE FUNCTION " + p + "audit_lease() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN "
           + "IF TG_OP = 'INSERT' OR NEW.epoch <> OLD.epoch THEN INSERT INTO " + p + "lease_history "
           + "(session_id, owner, epoch, writer) VALUES (NEW.session_id, NEW.owner, NEW.epoch, "

@@ -4,12 +4,19 @@ import java.util.List;
 import java.util.regex.Pattern;
 
 /**
- * The PostgreSQL schema and statements of the JDBC session store, with a table-name prefix. Three
- * tables: {@code <prefix>session} (id, header, committed length), {@code <prefix>event} (one row
- * per event; the event's JSON form kept verbatim in a {@code json} column, so member order and
- * number spelling survive) and {@code <prefix>lease} (one row per session ever leased: owner, epoch
- * and times in milliseconds of the nodes' clocks; no foreign key, because a new session is leased
- * before its first persist creates its row).
+ * The PostgreSQL schema and statements of the JDBC session store, with a table-name prefix. The
+ * tables: {@code <prefix>session} (id, header, committed length, and the range {@code [seal_from,
+ * sealed)} of seqs whose events live in segments), {@code <prefix>segment} (those events, {@value
+ * #SEGMENT_EVENTS} a row, as the JSON array a file store's line holds), {@code <prefix>event} (one
+ * row per event outside that range; the event's JSON form kept verbatim in a {@code json} column,
+ * so member order and number spelling survive), {@code <prefix>lease} (one row per session
+ * ever leased: owner, epoch and times in milliseconds of the nodes' clocks; no foreign key, because
+ * a new session is leased before its first persist creates its row) and {@code <prefix>due} (the
+ * due index).
+ *
+ * <p>Segments exist for the load: PostgreSQL spends most of its work on a row, not on its bytes,
+ * so a million events read as a row each cost its backend about three times the CPU they cost as
+ * segments of 32 (docs/performance.md, "Sealed segments").
  *
  * @param prefix the table-name prefix
  */
@@ -18,6 +25,12 @@ public record SessionTables(String prefix) {
   private static final Pattern PREFIX = Pattern.compile("[a-z_][a-z0-9_]{0,30}");
   /** The transaction-local setting that names the session {@link #copyEvents} reads. */
   private static final String COPY_SESSION = "horae.copy_session";
+
+  /**
+   * How many events a segment row holds. A persist seals the events before the log's last one into
+   * segments of this many, from the sealed length on; the last event always stays a row of its own.
+   */
+  public static final int SEGMENT_EVENTS = 32;
 
   /** Serialises concurrent {@code migrate()} calls of several nodes (an arbitrary constant key). */
   public static final long MIGRATION_LOCK = 0x686f726165L;
@@ -53,6 +66,15 @@ public record SessionTables(String prefix) {
    */
   public String events() {
     return prefix + "event";
+  }
+
+  /**
+   * The segment table's name.
+   *
+   * @return the name
+   */
+  public String segments() {
+    return prefix + "segment";
   }
 
   /**
@@ -105,7 +127,8 @@ public record SessionTables(String prefix) {
     return List.of(
         migration(1, "sessions and events", SessionTables::v1),
         migration(2, "session leases", SessionTables::v2),
-        migration(3, "due index", SessionTables::v3));
+        migration(3, "due index", SessionTables::v3),
+        migration(4, "sealed segments", SessionTables::v4));
   }
 
   private Migration migration(int version, String description, java.util.function.Function<SessionTables, List<String>> step) {
@@ -144,6 +167,23 @@ public record SessionTables(String prefix) {
             + "length bigint NOT NULL CHECK (length >= 0), "
             + "due_at_ms bigint)",
         "CREATE INDEX IF NOT EXISTS " + t.due() + "_at ON " + t.due() + " (due_at_ms, session_id) WHERE due_at_ms IS NOT NULL");
+  }
+
+  // a session stored before segments keeps its rows: sealing starts at its length (seal_from), so
+  // no row written before the rule that every row also reads inside a segment's array is sealed;
+  // the update touches only rows without the columns, so running the statements again is harmless
+  private static List<String> v4(SessionTables t) {
+    return List.of(
+        "ALTER TABLE " + t.sessions() + " ADD COLUMN IF NOT EXISTS seal_from bigint CHECK (seal_from >= 0)",
+        "ALTER TABLE " + t.sessions() + " ADD COLUMN IF NOT EXISTS sealed bigint CHECK (sealed >= seal_from AND sealed <= length)",
+        "UPDATE " + t.sessions() + " SET seal_from = length, sealed = length WHERE seal_from IS NULL",
+        "ALTER TABLE " + t.sessions() + " ALTER COLUMN seal_from SET DEFAULT 0, ALTER COLUMN seal_from SET NOT NULL, "
+            + "ALTER COLUMN sealed SET DEFAULT 0, ALTER COLUMN sealed SET NOT NULL",
+        "CREATE TABLE IF NOT EXISTS " + t.segments() + " ("
+            + "session_id text NOT NULL REFERENCES " + t.sessions() + " (session_id), "
+            + "first_seq bigint NOT NULL CHECK (first_seq >= 0), "
+            + "events json NOT NULL, "
+            + "PRIMARY KEY (session_id, first_seq))");
   }
 
   private static String checksum(List<String> statements) {
@@ -246,7 +286,7 @@ public record SessionTables(String prefix) {
    * @return SQL with parameter id
    */
   public String lockSession() {
-    return "SELECT header::text, length FROM " + sessions() + " WHERE session_id = ? FOR UPDATE";
+    return "SELECT header::text, length, seal_from, sealed FROM " + sessions() + " WHERE session_id = ? FOR UPDATE";
   }
 
   /**
@@ -255,16 +295,49 @@ public record SessionTables(String prefix) {
    * @return SQL with parameter id
    */
   public String readSession() {
-    return "SELECT header::text, length FROM " + sessions() + " WHERE session_id = ?";
+    return "SELECT header::text, length, seal_from, sealed FROM " + sessions() + " WHERE session_id = ?";
   }
 
   /**
-   * Advances the committed length.
+   * Advances the committed and the sealed length.
    *
-   * @return SQL with parameters length, id
+   * @return SQL with parameters length, sealed, id
    */
   public String updateLength() {
-    return "UPDATE " + sessions() + " SET length = ? WHERE session_id = ?";
+    return "UPDATE " + sessions() + " SET length = ?, sealed = ? WHERE session_id = ?";
+  }
+
+  /**
+   * Inserts one segment.
+   *
+   * @return SQL with parameters id, first seq, events (the JSON array)
+   */
+  public String insertSegment() {
+    return "INSERT INTO " + segments() + " (session_id, first_seq, events) VALUES (?, ?, ?::json)";
+  }
+
+  /**
+   * Seals stored event rows into segments of {@link #SEGMENT_EVENTS}, from a first seq on. Each
+   * segment's text is the rows' texts, verbatim, joined as a JSON array: the layout a file store's
+   * line has. The rows stay until {@link #deleteSealed} removes them in the same transaction.
+   *
+   * @return SQL with parameters from (the first seq, where the sealed length stands), from again,
+   *     id, from again, to (the new sealed length, from plus a multiple of the segment size)
+   */
+  public String sealRows() {
+    return "INSERT INTO " + segments() + " (session_id, first_seq, events) "
+        + "SELECT session_id, ? + (seq - ?) / " + SEGMENT_EVENTS + " * " + SEGMENT_EVENTS + ", "
+        + "('[' || string_agg(event::text, ',' ORDER BY seq) || ']')::json FROM " + events()
+        + " WHERE session_id = ? AND seq >= ? AND seq < ? GROUP BY session_id, 2";
+  }
+
+  /**
+   * Deletes the event rows {@link #sealRows} sealed.
+   *
+   * @return SQL with parameters id, from, to
+   */
+  public String deleteSealed() {
+    return "DELETE FROM " + events() + " WHERE session_id = ? AND seq >= ? AND seq < ?";
   }
 
   /**
@@ -286,7 +359,8 @@ public record SessionTables(String prefix) {
   }
 
   /**
-   * Names the session whose events {@link #copyEvents} reads, for the rest of the transaction.
+   * Names the session whose segments and events {@link #copySegments} and {@link #copyEvents} read,
+   * for the rest of the transaction.
    *
    * @return SQL with parameter id
    */
@@ -295,16 +369,30 @@ public record SessionTables(String prefix) {
   }
 
   /**
-   * Copies the committed events of the session {@link #setCopySession} named, in seq order, as
-   * binary rows of {@code seq} and {@code event}. COPY takes no parameters; the id is read from the
+   * Copies the segments of the session {@link #setCopySession} named, in seq order, as binary rows
+   * of {@code first_seq} and {@code events}. COPY takes no parameters; the id is read from the
    * setting, so no text of it is ever part of a statement.
    *
-   * @param length how many events to read
+   * @param from the first seq of the first segment to read
+   * @param to where the segments end: those starting before it are read
    * @return a {@code COPY … TO STDOUT (FORMAT binary)} statement
    */
-  public String copyEvents(long length) {
+  public String copySegments(long from, long to) {
+    return "COPY (SELECT first_seq, events FROM " + segments() + " WHERE session_id = current_setting('" + COPY_SESSION
+        + "') AND first_seq >= " + from + " AND first_seq < " + to + " ORDER BY first_seq) TO STDOUT (FORMAT binary)";
+  }
+
+  /**
+   * Copies the event rows of seqs {@code [from, to)} of the session {@link #setCopySession} named,
+   * in seq order, as binary rows of {@code seq} and {@code event}, as {@link #copySegments} does.
+   *
+   * @param from the first seq to read
+   * @param to the seq after the last one to read
+   * @return a {@code COPY … TO STDOUT (FORMAT binary)} statement
+   */
+  public String copyEvents(long from, long to) {
     return "COPY (SELECT seq, event FROM " + events() + " WHERE session_id = current_setting('" + COPY_SESSION
-        + "') AND seq < " + length + " ORDER BY seq) TO STDOUT (FORMAT binary)";
+        + "') AND seq >= " + from + " AND seq < " + to + " ORDER BY seq) TO STDOUT (FORMAT binary)";
   }
 
   /**
