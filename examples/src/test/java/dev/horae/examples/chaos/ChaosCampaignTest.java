@@ -513,6 +513,15 @@ class ChaosCampaignTest {
         + " the sessions short of it (id, creates, dispatches, turns started, ended, due at, lease): " + shortOf(dataSource, p));
   }
 
+  /**
+   * Every stored event as (session_id, type, event): the rows and the events inside segments
+   * (docs/persistence.md, "Segments"), for the queries that watch the campaign from the database.
+   */
+  private static String events(String p) {
+    return "(SELECT session_id, type, event FROM " + p + "event UNION ALL SELECT g.session_id, x ->> 'type', x FROM "
+        + p + "segment g, json_array_elements(g.events) x)";
+  }
+
   /** The sessions whose reminders or turns are not all done, with their due entry and lease. */
   private static List<String> shortOf(DataSource dataSource, String p) throws SQLException {
     String sql = "SELECT e.session_id, "
@@ -520,7 +529,7 @@ class ChaosCampaignTest {
         + "count(*) FILTER (WHERE e.type = 'schedule/change' AND e.event->'data'->>'operation' = 'dispatch'), "
         + "count(*) FILTER (WHERE e.type = 'turn/start'), count(*) FILTER (WHERE e.type = 'turn/end'), "
         + "max(d.due_at_ms), max(l.owner) || '@' || max(l.epoch) || ' until ' || max(l.expires_at_ms) "
-        + "FROM " + p + "event e LEFT JOIN " + p + "due d ON d.session_id = e.session_id LEFT JOIN " + p
+        + "FROM " + events(p) + " e LEFT JOIN " + p + "due d ON d.session_id = e.session_id LEFT JOIN " + p
         + "lease l ON l.session_id = e.session_id GROUP BY e.session_id";
     List<String> rows = new ArrayList<>();
     try (Connection c = dataSource.getConnection(); Statement s = c.createStatement(); ResultSet r = s.executeQuery(sql)) {
@@ -540,14 +549,14 @@ class ChaosCampaignTest {
   /** One look at the database. */
   private static Progress progress(DataSource dataSource, String p) throws SQLException {
     String sql = "SELECT "
-        + "(SELECT count(*) FROM (SELECT session_id FROM " + p + "event WHERE type = 'schedule/change' "
+        + "(SELECT count(*) FROM (SELECT session_id FROM " + events(p) + " e WHERE type = 'schedule/change' "
         + "AND event->'data'->>'operation' = 'create' GROUP BY session_id HAVING count(*) >= " + PER_SESSION + ") f), "
-        + "(SELECT count(*) FROM " + p + "event WHERE type = 'schedule/change' AND event->'data'->>'operation' = 'create'), "
-        + "(SELECT count(*) FROM " + p + "event WHERE type = 'schedule/change' AND event->'data'->>'operation' = 'dispatch'), "
-        + "(SELECT count(*) FROM " + p + "event WHERE type = 'tool/call' AND event->'data'->>'tool' = '" + ChaosWorker.TOOL + "'), "
-        + "(SELECT count(*) FROM " + p + "event WHERE type = 'tool/result' AND event->'data'->>'tool' = '" + ChaosWorker.TOOL + "'), "
-        + "(SELECT count(*) FROM " + p + "event WHERE type = 'turn/start'), "
-        + "(SELECT count(*) FROM " + p + "event WHERE type = 'turn/end')";
+        + "(SELECT count(*) FROM " + events(p) + " e WHERE type = 'schedule/change' AND event->'data'->>'operation' = 'create'), "
+        + "(SELECT count(*) FROM " + events(p) + " e WHERE type = 'schedule/change' AND event->'data'->>'operation' = 'dispatch'), "
+        + "(SELECT count(*) FROM " + events(p) + " e WHERE type = 'tool/call' AND event->'data'->>'tool' = '" + ChaosWorker.TOOL + "'), "
+        + "(SELECT count(*) FROM " + events(p) + " e WHERE type = 'tool/result' AND event->'data'->>'tool' = '" + ChaosWorker.TOOL + "'), "
+        + "(SELECT count(*) FROM " + events(p) + " e WHERE type = 'turn/start'), "
+        + "(SELECT count(*) FROM " + events(p) + " e WHERE type = 'turn/end')";
     try (Connection c = dataSource.getConnection(); Statement s = c.createStatement(); ResultSet r = s.executeQuery(sql)) {
       r.next();
       return new Progress(r.getLong(1), r.getLong(2), r.getLong(3), r.getLong(4), r.getLong(5), r.getLong(6), r.getLong(7));
