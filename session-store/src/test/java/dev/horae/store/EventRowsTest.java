@@ -122,6 +122,39 @@ class EventRowsTest {
   }
 
   @Test
+  void aBatchEndsAtItsBytesSoLargeSegmentsWaitForTheDecoder() throws Exception {
+    // the decoder stops at the first segment: the caller may run only a few batches ahead of it
+    java.util.concurrent.CountDownLatch go = new java.util.concurrent.CountDownLatch(1);
+    EventRows.Segments held = (first, bytes, offset, length) -> {
+      try {
+        go.await();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+      return segment(first, bytes, offset, length);
+    };
+    java.util.concurrent.atomic.AtomicInteger added = new java.util.concurrent.atomic.AtomicInteger();
+    byte[] large = ("seg:1" + " ".repeat(300_000)).getBytes(StandardCharsets.UTF_8);
+    try (EventRows rows = EventRows.pipelined(this::decode, held, GAP)) {
+      Thread caller = new Thread(() -> {
+        for (int i = 0; i < 100; i++) {
+          rows.addSegment(i, large, 0, large.length);
+          added.incrementAndGet();
+        }
+      }, "caller");
+      caller.start();
+      // 100 rows are a tenth of a batch's rows, but 30 MB: the caller waits after a few batches of bytes
+      org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(20))
+          .until(() -> caller.getState() == Thread.State.WAITING);
+      assertThat(added.get()).isLessThan(20);
+      go.countDown();
+      caller.join(20_000);
+      assertThat(added.get()).isEqualTo(100);
+      assertThat(rows.finish()).hasSize(100);
+    }
+  }
+
+  @Test
   void aSegmentIsContinuedByTheSeqAfterItsLastEvent() {
     // a segment of 32 from seq 0 is followed by a row claiming seq 31
     assertSame(3, i -> i == 0 ? "seg:32" : "{}", i -> i == 0 ? 0 : 30 + i,
