@@ -14,9 +14,10 @@ import java.util.regex.Pattern;
  * a new session is leased before its first persist creates its row) and {@code <prefix>due} (the
  * due index).
  *
- * <p>Segments exist for the load: PostgreSQL spends most of its work on a row, not on its bytes,
- * so a million events read as a row each cost its backend about three times the CPU they cost as
- * segments of 32 (docs/performance.md, "Sealed segments").
+ * <p>Segments exist for the load: PostgreSQL spends much of its work on a row, not on its bytes,
+ * so a million short events read as a row each cost its backend about three times the CPU they
+ * cost as segments of 32, and events of text that compresses poorly about a third more
+ * (docs/performance.md, "Sealed segments").
  *
  * @param prefix the table-name prefix
  */
