@@ -337,30 +337,15 @@ public final class JdbcSessionStore implements DueIndexed {
   }
 
   private void insertEvents(Connection c, String id, List<SessionEvent> log, long from, long to) throws SQLException {
-    if (from >= to) {
-      return;
-    }
-    try (PreparedStatement insert = c.prepareStatement(tables.insertEvent())) {
-      int pending = 0;
-      for (SessionEvent e : log.subList((int) from, (int) to)) {
-        // a row the decoder refuses would make the session unloadable: refuse the persist instead;
-        // a row is sealed into a segment's array later, one level deeper, so it must read there too
-        byte[] inSegment = EventCodec.writeStorable(List.of(e));
-        String json = new String(inSegment, 1, inSegment.length - 2, StandardCharsets.UTF_8);
-        insert.setString(1, id);
-        insert.setLong(2, e.seq());
-        insert.setString(3, e.type());
-        insert.setString(4, json);
-        insert.addBatch();
-        if (++pending == BATCH) {
-          insert.executeBatch();
-          pending = 0;
-        }
-      }
-      if (pending > 0) {
-        insert.executeBatch();
-      }
-    }
+    inBatches(c, tables.insertEvent(), (int) (to - from), BATCH, (insert, i) -> {
+      SessionEvent e = log.get((int) from + i);
+      insert.setString(1, id);
+      insert.setLong(2, e.seq());
+      insert.setString(3, e.type());
+      // a row the decoder refuses, alone or sealed into a segment later, would make the session
+      // unloadable: refuse the persist instead
+      insert.setString(4, EventCodec.writeStorable(e));
+    });
   }
 
   // stored rows become segments inside the database, from their own texts: a caller's copy of
@@ -390,24 +375,33 @@ public final class JdbcSessionStore implements DueIndexed {
   }
 
   private void insertSegments(Connection c, String id, List<SessionEvent> log, long from, long to) throws SQLException {
-    if (from >= to) {
+    int k = SessionTables.SEGMENT_EVENTS;
+    inBatches(c, tables.insertSegment(), (int) (to - from) / k, BATCH / k, (insert, i) -> {
+      int first = (int) from + i * k;
+      insert.setString(1, id);
+      insert.setLong(2, first);
+      insert.setString(3, new String(EventCodec.writeStorable(log.subList(first, first + k)), StandardCharsets.UTF_8));
+    });
+  }
+
+  /** Binds row {@code i} of a batched insert. */
+  @FunctionalInterface
+  private interface RowBinder {
+    void bind(PreparedStatement insert, int i) throws SQLException;
+  }
+
+  // rows sent a batch of `batch` at a time: a persist of a long log is not one statement per row
+  private static void inBatches(Connection c, String sql, int rows, int batch, RowBinder binder) throws SQLException {
+    if (rows <= 0) {
       return;
     }
-    try (PreparedStatement insert = c.prepareStatement(tables.insertSegment())) {
-      int pending = 0;
-      for (long first = from; first < to; first += SessionTables.SEGMENT_EVENTS) {
-        List<SessionEvent> segment = log.subList((int) first, (int) first + SessionTables.SEGMENT_EVENTS);
-        insert.setString(1, id);
-        insert.setLong(2, first);
-        insert.setString(3, new String(EventCodec.writeStorable(segment), StandardCharsets.UTF_8));
+    try (PreparedStatement insert = c.prepareStatement(sql)) {
+      for (int i = 0; i < rows; i++) {
+        binder.bind(insert, i);
         insert.addBatch();
-        if (++pending == BATCH / SessionTables.SEGMENT_EVENTS) {
+        if ((i + 1) % batch == 0 || i == rows - 1) {
           insert.executeBatch();
-          pending = 0;
         }
-      }
-      if (pending > 0) {
-        insert.executeBatch();
       }
     }
   }

@@ -152,6 +152,12 @@ class JdbcMigrationTest {
         + prefix + "session")).isEqualTo("s 100 196,t 0 32");
     assertThat(store().load("s").orElseThrow().events()).isEqualTo(log(200));
     assertThat(store().load("t").orElseThrow().events()).isEqualTo(log(40));
+    // the sealed range lies inside the log, whatever writes the row
+    for (String broken : List.of("sealed = length + 1", "sealed = seal_from - 1", "seal_from = -1, sealed = 0",
+        "seal_from = NULL", "sealed = NULL")) {
+      assertThatThrownBy(() -> sql("UPDATE " + prefix + "session SET " + broken + " WHERE session_id = 't'"))
+          .as(broken).isInstanceOf(SQLException.class);
+    }
   }
 
 

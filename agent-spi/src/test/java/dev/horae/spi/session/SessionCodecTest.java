@@ -11,6 +11,28 @@ import org.junit.jupiter.api.Test;
 
 class SessionCodecTest {
 
+  private static JsonNode nested(int depth) {
+    com.fasterxml.jackson.databind.node.ArrayNode top = Json.mapper().createArrayNode();
+    com.fasterxml.jackson.databind.node.ArrayNode at = top;
+    for (int i = 1; i < depth; i++) {
+      at = at.addArray();
+    }
+    return top;
+  }
+
+  @Test
+  void aStorableEventReadsBackAloneAndInsideALine() {
+    SessionEvent shallow = SessionEvent.of(2, "t", 5, nested(998));
+    assertThat(EventCodec.writeStorable(shallow)).isEqualTo(EventCodec.write(shallow));
+    // 999 levels of data: the event alone reads back (1,000 levels), inside a line's array it would not
+    SessionEvent deep = SessionEvent.of(2, "t", 5, nested(999));
+    byte[] alone = EventCodec.write(deep).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    assertThat(EventCodec.readEvent(alone, 0, alone.length)).isEqualTo(deep);
+    assertThatThrownBy(() -> EventCodec.writeStorable(deep))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageStartingWith("JSON value cannot be stored and read back: ");
+  }
+
   @Test
   void headerRoundTripsAndLeavesAbsentMembersOut() {
     SessionHeader root = SessionHeader.root("s1", 1000, Optional.of("Asia/Shanghai"));
